@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the host toolchain for building the test kernel, the module and the VM runner.
+# Idempotent: every step checks first and does nothing when its piece is already there.
+# Debian packages come from the machine's own apt sources; nothing here names a registry host.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+BINDGEN_VERSION=0.73.2
+VIRTME_NG_VERSION=1.42
+DEBS=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio kmod
+      qemu-system-x86 busybox-static udev make gcc libc6-dev python3 python3-pip)
+
+missing=()
+for p in "${DEBS[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    step "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+    note "Debian packages: all present"
+fi
+
+if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    step "adding rustup component rust-src"
+    rustup component add rust-src
+else
+    note "rust-src: present"
+fi
+
+if ! command -v bindgen >/dev/null 2>&1 || [ "$(bindgen --version 2>/dev/null | awk '{print $2}')" != "$BINDGEN_VERSION" ]; then
+    step "installing bindgen-cli $BINDGEN_VERSION (about a minute)"
+    cargo install --locked bindgen-cli --version "$BINDGEN_VERSION"
+else
+    note "bindgen $BINDGEN_VERSION: present"
+fi
+
+if ! command -v vng >/dev/null 2>&1 || [ "$(vng --version 2>/dev/null | awk '{print $NF}')" != "$VIRTME_NG_VERSION" ]; then
+    step "installing virtme-ng $VIRTME_NG_VERSION"
+    python3 -m pip install -q "virtme-ng==$VIRTME_NG_VERSION"
+else
+    note "virtme-ng $VIRTME_NG_VERSION: present"
+fi
+note "toolchain ready"

@@ -1,0 +1,255 @@
+//! Search budgets: a time or node limit per move, checked inside the search.
+//!
+//! An engine takes a [`Meter`] and calls [`Meter::tick`] once per node. Every
+//! [`Meter::CHECK_INTERVAL`] nodes the meter asks its [`Clock`] for the time and its
+//! [`Interrupt`] whether the search must stop (in the kernel: a pending signal). Host tests use
+//! a fake clock that derives time from the node count, so a time budget is deterministic there.
+
+/// The CPU's budget for one move (`05 <ms>` or `05 N<nodes>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock milliseconds, 1..=9000.
+    TimeMs(u32),
+    /// Searched nodes, at least 1: deterministic play.
+    Nodes(u64),
+}
+
+impl Budget {
+    /// The protocol's default budget: one second.
+    pub const DEFAULT: Budget = Budget::TimeMs(1000);
+    /// The largest time budget the protocol accepts.
+    pub const MAX_MS: u32 = 9000;
+    /// The largest node budget accepted (keeps arithmetic far from overflow).
+    pub const MAX_NODES: u64 = 1_000_000_000_000;
+
+    /// Parses the argument of `05`: `<ms>` (1-9000) or `N<nodes>` (1..=MAX_NODES), ASCII
+    /// digits only, no sign, no leading zero beyond a lone digit, at most 13 digits.
+    pub fn parse(arg: &[u8]) -> Option<Budget> {
+        let (nodes, digits) = match arg.split_first() {
+            Some((b'N', rest)) => (true, rest),
+            _ => (false, arg),
+        };
+        let value = parse_decimal(digits, 13)?;
+        if nodes {
+            (1..=Self::MAX_NODES)
+                .contains(&value)
+                .then_some(Budget::Nodes(value))
+        } else {
+            (1..=u64::from(Self::MAX_MS))
+                .contains(&value)
+                .then_some(Budget::TimeMs(value as u32))
+        }
+    }
+}
+
+/// Parses 1..=`max_len` ASCII digits without a superfluous leading zero.
+pub fn parse_decimal(digits: &[u8], max_len: usize) -> Option<u64> {
+    if digits.is_empty() || digits.len() > max_len || max_len > 19 {
+        return None;
+    }
+    if digits.len() > 1 && digits[0] == b'0' {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+    }
+    Some(value)
+}
+
+/// A monotonic clock. `nodes` is the meter's node count so far, which a fake clock may use to
+/// advance time per node.
+pub trait Clock {
+    /// Nanoseconds since an arbitrary fixed origin.
+    fn now_ns(&mut self, nodes: u64) -> u64;
+}
+
+/// Tells the search to give up (a pending signal in the kernel).
+pub trait Interrupt {
+    /// True when the search must stop at once and its result be discarded.
+    fn pending(&mut self) -> bool;
+}
+
+/// An [`Interrupt`] that never fires.
+pub struct NeverInterrupt;
+
+impl Interrupt for NeverInterrupt {
+    fn pending(&mut self) -> bool {
+        false
+    }
+}
+
+/// A fake clock for tests: `ns_per_node` nanoseconds elapse per searched node.
+pub struct NodeClock {
+    /// Simulated nanoseconds per node.
+    pub ns_per_node: u64,
+}
+
+impl Clock for NodeClock {
+    fn now_ns(&mut self, nodes: u64) -> u64 {
+        nodes.saturating_mul(self.ns_per_node)
+    }
+}
+
+/// Why a search stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The budget is spent: the engine plays its best move so far.
+    OutOfBudget,
+    /// Interrupted (a signal): the result must be discarded, the game left unchanged.
+    Interrupted,
+}
+
+/// Counts nodes against a [`Budget`].
+///
+/// Invariant: once `stop` is `Some`, every later `tick` returns it again (a stopped search
+/// unwinds without doing more work).
+pub struct Meter<'a> {
+    budget: Budget,
+    deadline_ns: u64,
+    nodes: u64,
+    stop: Option<Stop>,
+    clock: &'a mut dyn Clock,
+    interrupt: &'a mut dyn Interrupt,
+}
+
+impl<'a> Meter<'a> {
+    /// Nodes between two checks of the clock and the interrupt.
+    pub const CHECK_INTERVAL: u64 = 1024;
+
+    /// Starts metering `budget` now.
+    pub fn new(budget: Budget, clock: &'a mut dyn Clock, interrupt: &'a mut dyn Interrupt) -> Self {
+        let start = clock.now_ns(0);
+        let deadline_ns = match budget {
+            Budget::TimeMs(ms) => start.saturating_add(u64::from(ms).saturating_mul(1_000_000)),
+            Budget::Nodes(_) => u64::MAX,
+        };
+        Meter {
+            budget,
+            deadline_ns,
+            nodes: 0,
+            stop: None,
+            clock,
+            interrupt,
+        }
+    }
+
+    /// Accounts one node; returns `Some` when the search must stop.
+    #[inline]
+    pub fn tick(&mut self) -> Option<Stop> {
+        if self.stop.is_some() {
+            return self.stop;
+        }
+        self.nodes = self.nodes.saturating_add(1);
+        if let Budget::Nodes(max) = self.budget {
+            if self.nodes >= max {
+                self.stop = Some(Stop::OutOfBudget);
+            }
+        }
+        if self.nodes & (Self::CHECK_INTERVAL - 1) == 0 {
+            self.check();
+        }
+        self.stop
+    }
+
+    /// Checks the clock and the interrupt now (engines call it between iterations too).
+    pub fn check(&mut self) -> Option<Stop> {
+        if self.stop == Some(Stop::Interrupted) {
+            return self.stop;
+        }
+        if self.interrupt.pending() {
+            self.stop = Some(Stop::Interrupted);
+        } else if self.stop.is_none() && self.clock.now_ns(self.nodes) >= self.deadline_ns {
+            self.stop = Some(Stop::OutOfBudget);
+        }
+        self.stop
+    }
+
+    /// Why the search stopped, if it did.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// Nodes counted so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The budget being metered.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_budgets() {
+        assert_eq!(Budget::parse(b"1"), Some(Budget::TimeMs(1)));
+        assert_eq!(Budget::parse(b"9000"), Some(Budget::TimeMs(9000)));
+        assert_eq!(Budget::parse(b"N5000"), Some(Budget::Nodes(5000)));
+        for bad in [
+            &b""[..],
+            b"0",
+            b"9001",
+            b"01",
+            b"N",
+            b"N0",
+            b"-1",
+            b"1a",
+            b" 1",
+            b"n5",
+            b"N99999999999999",
+        ] {
+            assert_eq!(Budget::parse(bad), None, "{:?}", core::str::from_utf8(bad));
+        }
+    }
+
+    #[test]
+    fn node_budget_stops_exactly() {
+        let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
+        let mut m = Meter::new(Budget::Nodes(10), &mut c, &mut i);
+        for _ in 0..9 {
+            assert_eq!(m.tick(), None);
+        }
+        assert_eq!(m.tick(), Some(Stop::OutOfBudget));
+        assert_eq!(m.tick(), Some(Stop::OutOfBudget));
+    }
+
+    #[test]
+    fn fake_time_budget_stops_after_deadline() {
+        // 1 ms at 1000 ns per node = 1000 nodes; noticed at the next check interval.
+        let (mut c, mut i) = (NodeClock { ns_per_node: 1000 }, NeverInterrupt);
+        let mut m = Meter::new(Budget::TimeMs(1), &mut c, &mut i);
+        let mut n = 0;
+        while m.tick().is_none() {
+            n += 1;
+        }
+        assert_eq!(n + 1, Meter::CHECK_INTERVAL as usize);
+    }
+
+    struct After(u32);
+    impl Interrupt for After {
+        fn pending(&mut self) -> bool {
+            self.0 = self.0.saturating_sub(1);
+            self.0 == 0
+        }
+    }
+
+    #[test]
+    fn interrupt_wins_over_budget() {
+        let (mut c, mut i) = (NodeClock { ns_per_node: 0 }, After(2));
+        let mut m = Meter::new(Budget::Nodes(u64::MAX), &mut c, &mut i);
+        let mut n = 0u64;
+        while m.tick().is_none() {
+            n += 1;
+        }
+        assert_eq!(m.stopped(), Some(Stop::Interrupted));
+        assert_eq!(n + 1, 2 * Meter::CHECK_INTERVAL);
+    }
+}

@@ -1,0 +1,7 @@
+//! Helpers shared by every engine: a search budget with its meter, and a deterministic PRNG.
+//!
+//! `core` only: this file is compiled into the kernel module and into the host crate
+//! `kgames-common`. No floating point, no allocation.
+
+pub mod budget;
+pub mod rng;
