@@ -5,3 +5,4 @@
 
 pub mod budget;
 pub mod rng;
+pub mod text;

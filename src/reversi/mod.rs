@@ -1,0 +1,1 @@
+//! The reversi engine (core-only; compiled into kgames.ko and into the host crate kgames-reversi).
