@@ -1,1 +1,22 @@
 //! The chess engine (core-only; compiled into kgames.ko and into the host crate kgames-chess).
+//!
+//! Modules, in the spirit of the shakmaty crate: [`square`] and [`bitboard`] (types),
+//! [`attacks`] (compile-time attack tables), [`zobrist`] (compile-time hash keys),
+//! [`position`] (a `Copy` position with an incremental hash), [`moves`] (moves and a
+//! fixed-capacity move list), [`movegen`] (legal move generation and perft), [`fen`],
+//! [`game`] (results: mate, stalemate, insufficient material, fifty moves, threefold
+//! repetition), [`notation`] (the classic protocol notation, UCI, the `01` board) and
+//! [`search`] with [`eval`] (the CPU player).
+
+pub mod attacks;
+pub mod bitboard;
+pub mod eval;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod search;
+pub mod square;
+pub mod zobrist;

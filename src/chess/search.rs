@@ -1,0 +1,744 @@
+//! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
+//! re-searches), quiescence search on captures and promotions, check extension, null-move
+//! pruning and late-move reductions, MVV-LVA and killer move ordering, a transposition table,
+//! and draw detection (repetition, fifty moves, insufficient material) inside the tree.
+//!
+//! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
+//! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1888 bytes a
+//! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
+//! 59 KiB). The search never goes deeper than `plies.len() - 1` plies (at most
+//! `MAX_PLY - 1`), and its recursion only keeps a few scalars per frame on the stack. Both buffers may be allocated once and reused; the table is cleared
+//! at the start of every [`best_move`] so results depend only on the game and the budget.
+//!
+//! Every node calls [`Meter::tick`]. On `OutOfBudget` the best move of the deepest finished
+//! iteration is returned (or a better one found in the unfinished iteration, or, before any
+//! iteration finished, the first move in the ordering: always legal); on `Interrupted`,
+//! [`SearchResult::Interrupted`].
+
+use super::eval::{evaluate, VALUES};
+use super::game::Game;
+use super::moves::{Move, MoveList, MAX_MOVES};
+use super::position::Position;
+use super::square::Role;
+use crate::common::budget::{Meter, Stop};
+
+/// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+const INFINITY: i32 = 31_000;
+/// Scores beyond this are mate scores.
+const MATE_BOUND: i32 = MATE - 1000;
+/// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
+/// recursion: each level costs about 200 bytes of stack on x86-64 (negamax 192 bytes,
+/// quiescence 144 bytes, plus 64 bytes on null-move levels), so the worst case stays near
+/// 7 KiB of the kernel's 16 KiB (measured by the `fits_a_kernel_sized_stack` test).
+pub const MAX_PLY: usize = 32;
+
+/// What the score in a table entry means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One transposition-table entry (16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    key: u64,
+    mv: u16,
+    score: i16,
+    depth: i8,
+    bound: Bound,
+}
+
+impl TtEntry {
+    /// An unused entry.
+    pub const EMPTY: TtEntry = TtEntry {
+        key: 0,
+        mv: 0,
+        score: 0,
+        depth: -1,
+        bound: Bound::Upper,
+    };
+}
+
+impl Default for TtEntry {
+    fn default() -> Self {
+        TtEntry::EMPTY
+    }
+}
+
+/// The search state of one ply (about 1.9 KiB): allocate a slice of them with [`Ply::EMPTY`].
+#[derive(Clone, Debug)]
+pub struct Ply {
+    pos: Position,
+    moves: MoveList,
+    order: [u8; MAX_MOVES],
+    killers: [u16; 2],
+    after_null: bool,
+}
+
+impl Ply {
+    /// An unused ply.
+    pub const EMPTY: Ply = Ply {
+        pos: Position::empty(),
+        moves: MoveList::EMPTY,
+        order: [0; MAX_MOVES],
+        killers: [0; 2],
+        after_null: false,
+    };
+}
+
+impl Default for Ply {
+    fn default() -> Self {
+        Ply::EMPTY
+    }
+}
+
+/// Facts about the last search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The deepest fully searched iteration (0 if none finished).
+    pub depth: u32,
+    /// The score of the chosen move for the side to move, in centipawns (mate scores are
+    /// near [`MATE`]).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The deepest ply reached (quiescence included; below [`MAX_PLY`]).
+    pub seldepth: u32,
+}
+
+/// Caller-owned search memory, options and the last search's facts.
+pub struct SearchContext<'a> {
+    tt: &'a mut [TtEntry],
+    plies: &'a mut [Ply],
+    info: SearchInfo,
+    pruning: bool,
+}
+
+impl<'a> SearchContext<'a> {
+    /// A context over a transposition table (any length, 0 disables it) and per-ply storage
+    /// (at least 2 plies for a useful search; more than [`MAX_PLY`] are not used).
+    pub fn new(tt: &'a mut [TtEntry], plies: &'a mut [Ply]) -> Self {
+        SearchContext {
+            tt,
+            plies,
+            info: SearchInfo::default(),
+            pruning: true,
+        }
+    }
+
+    /// Enables (the default) or disables the selective parts of the search: null-move
+    /// pruning and late-move reductions. Without them the search is a plain full-width
+    /// alpha-beta (slower, for comparison and testing).
+    pub fn set_pruning(&mut self, on: bool) {
+        self.pruning = on;
+    }
+
+    /// Facts about the last search.
+    pub fn info(&self) -> SearchInfo {
+        self.info
+    }
+}
+
+/// The outcome of [`best_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchResult {
+    /// The move to play (always legal).
+    Move(Move),
+    /// A signal interrupted the search: discard it.
+    Interrupted,
+    /// The game is over or the side to move has no legal move.
+    NoMove,
+}
+
+/// Chooses a move for the side to move of `game` within the budget of `meter`.
+/// Deterministic for a given game and node budget.
+pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>) -> SearchResult {
+    ctx.info = SearchInfo::default();
+    if game.is_over() {
+        return SearchResult::NoMove;
+    }
+    let max_ply = ctx.plies.len().min(MAX_PLY);
+    let Some(root) = ctx.plies.first_mut() else {
+        // No per-ply storage: play the first legal move.
+        let mut list = MoveList::new();
+        game.position().legal_moves(&mut list);
+        return match list.get(0) {
+            Some(m) => SearchResult::Move(m),
+            None => SearchResult::NoMove,
+        };
+    };
+    root.pos = *game.position();
+    root.after_null = false;
+    let pos = root.pos;
+    pos.legal_moves(&mut root.moves);
+    let Some(fallback) = root.moves.get(0) else {
+        return SearchResult::NoMove;
+    };
+    if root.moves.len() == 1 {
+        return SearchResult::Move(fallback);
+    }
+    for p in ctx.plies.iter_mut() {
+        p.killers = [0; 2];
+    }
+    for e in ctx.tt.iter_mut() {
+        *e = TtEntry::EMPTY;
+    }
+    let mut s = Search {
+        ctx,
+        meter,
+        history: game.history(),
+        max_ply,
+    };
+    s.score_moves(0, 0);
+    s.sort_root();
+    let mut best = s
+        .ctx
+        .plies
+        .first()
+        .and_then(|p| p.moves.get(0))
+        .unwrap_or(fallback);
+    if s.meter.check() == Some(Stop::Interrupted) {
+        return SearchResult::Interrupted;
+    }
+    if max_ply >= 2 {
+        for depth in 1..max_ply as i32 {
+            let found = s.root(depth);
+            match s.meter.stopped() {
+                Some(Stop::Interrupted) => return SearchResult::Interrupted,
+                Some(Stop::OutOfBudget) => {
+                    if let Some((m, score)) = found {
+                        best = m;
+                        s.ctx.info.score = score;
+                    }
+                    break;
+                }
+                None => {}
+            }
+            if let Some((m, score)) = found {
+                best = m;
+                s.ctx.info.depth = depth as u32;
+                s.ctx.info.score = score;
+                // A forced mate within the searched depth will not change.
+                if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
+                    break;
+                }
+            }
+        }
+    }
+    s.ctx.info.nodes = s.meter.nodes();
+    if s.meter.stopped() == Some(Stop::Interrupted) {
+        return SearchResult::Interrupted;
+    }
+    SearchResult::Move(best)
+}
+
+struct Search<'s, 'a, 'm> {
+    ctx: &'s mut SearchContext<'a>,
+    meter: &'s mut Meter<'m>,
+    history: &'s [u64],
+    max_ply: usize,
+}
+
+/// Ordering keys: higher first.
+const ORDER_TT: u8 = 250;
+const ORDER_QUEEN_PROMOTION: u8 = 200;
+const ORDER_CAPTURE: u8 = 100;
+const ORDER_KILLER: u8 = 90;
+const ORDER_QUIET: u8 = 10;
+const ORDER_UNDERPROMOTION: u8 = 1;
+
+fn order_key(m: Move, tt_move: u16, killers: [u16; 2]) -> u8 {
+    let packed = m.packed();
+    if packed == tt_move {
+        return ORDER_TT;
+    }
+    let promo = match m.promotion() {
+        Some(Role::Queen) => ORDER_QUEEN_PROMOTION - ORDER_CAPTURE,
+        Some(_) => return ORDER_UNDERPROMOTION,
+        None => 0,
+    };
+    if let Some(victim) = m.capture() {
+        // Most valuable victim, then least valuable attacker: 100 + 8 * victim - attacker.
+        return promo + ORDER_CAPTURE + 8 * (victim as u8) + 5 - (m.role() as u8);
+    }
+    if promo > 0 {
+        return ORDER_QUEEN_PROMOTION;
+    }
+    if packed == killers[0] {
+        ORDER_KILLER
+    } else if packed == killers[1] {
+        ORDER_KILLER - 1
+    } else {
+        ORDER_QUIET
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let ply = ply as i32;
+    let s = if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    };
+    s.clamp(-INFINITY, INFINITY) as i16
+}
+
+fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let (s, ply) = (i32::from(score), ply as i32);
+    if s >= MATE_BOUND {
+        s - ply
+    } else if s <= -MATE_BOUND {
+        s + ply
+    } else {
+        s
+    }
+}
+
+impl Search<'_, '_, '_> {
+    fn pos(&self, ply: usize) -> Option<&Position> {
+        self.ctx.plies.get(ply).map(|p| &p.pos)
+    }
+
+    /// Sets up ply `ply + 1` as ply `ply` after its move `index`; returns that move.
+    #[inline(never)]
+    fn make(&mut self, ply: usize, index: usize) -> Option<Move> {
+        let (head, tail) = self.ctx.plies.split_at_mut(ply.checked_add(1)?);
+        let cur = head.last()?;
+        let next = tail.first_mut()?;
+        let m = cur.moves.get(index)?;
+        next.pos = cur.pos;
+        next.pos.play(m);
+        next.after_null = false;
+        Some(m)
+    }
+
+    /// Computes the ordering keys of ply `ply`'s moves.
+    #[inline(never)]
+    fn score_moves(&mut self, ply: usize, tt_move: u16) {
+        if let Some(p) = self.ctx.plies.get_mut(ply) {
+            let killers = p.killers;
+            for (key, &m) in p.order.iter_mut().zip(p.moves.iter()) {
+                *key = order_key(m, tt_move, killers);
+            }
+        }
+    }
+
+    /// Swaps the best-keyed remaining move of ply `ply` into slot `start` (the first of equal
+    /// keys wins, so the order is deterministic).
+    #[inline(never)]
+    fn pick(&mut self, ply: usize, start: usize) {
+        let Some(p) = self.ctx.plies.get_mut(ply) else {
+            return;
+        };
+        let len = p.moves.len();
+        let mut best = start;
+        let mut best_key = 0u8;
+        for i in start..len {
+            let key = p.order.get(i).copied().unwrap_or(0);
+            if i == start || key > best_key {
+                best = i;
+                best_key = key;
+            }
+        }
+        if best != start {
+            p.moves.as_mut_slice().swap(start, best);
+            p.order.swap(start, best);
+        }
+    }
+
+    /// Orders the root moves once (stable selection by key).
+    fn sort_root(&mut self) {
+        let len = self.ctx.plies.first().map_or(0, |p| p.moves.len());
+        for i in 0..len {
+            // Keep equal keys in generation order: find the first maximal key.
+            let Some(p) = self.ctx.plies.first_mut() else {
+                return;
+            };
+            let mut best = i;
+            for j in i..len {
+                if p.order.get(j) > p.order.get(best) {
+                    best = j;
+                }
+            }
+            if best != i {
+                if let Some(s) = p.moves.as_mut_slice().get_mut(i..=best) {
+                    s.rotate_right(1);
+                }
+                if let Some(s) = p.order.get_mut(i..=best) {
+                    s.rotate_right(1);
+                }
+            }
+        }
+    }
+
+    /// Searches the root moves to `depth`; returns the best move and score found, or `None`
+    /// if stopped before the first move was fully searched.
+    fn root(&mut self, depth: i32) -> Option<(Move, i32)> {
+        let len = self.ctx.plies.first().map_or(0, |p| p.moves.len());
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<(Move, i32, usize)> = None;
+        for i in 0..len {
+            let m = self.make(0, i)?;
+            let score = if i == 0 {
+                -self.negamax(1, depth - 1, -beta, -alpha)
+            } else {
+                let s = -self.negamax(1, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && self.meter.stopped().is_none() {
+                    -self.negamax(1, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.meter.stopped().is_some() {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((m, score, i));
+            }
+        }
+        let (m, score, index) = best?;
+        // Search the best move first next time; the others keep their relative order.
+        if let Some(s) = self
+            .ctx
+            .plies
+            .first_mut()
+            .and_then(|p| p.moves.as_mut_slice().get_mut(..=index))
+        {
+            s.rotate_right(1);
+        }
+        Some((m, score))
+    }
+
+    /// True when ply `ply`'s position is a draw by rule: fifty moves, insufficient material,
+    /// or a repetition of a position since the last irreversible move (once is enough inside
+    /// the tree).
+    #[inline(never)]
+    fn is_draw(&self, ply: usize) -> bool {
+        let Some(pos) = self.pos(ply) else {
+            return false;
+        };
+        if pos.halfmoves() >= 100 || pos.is_insufficient_material() {
+            return true;
+        }
+        let key = pos.hash();
+        let reversible = usize::from(pos.halfmoves());
+        let mut back = 2;
+        while back <= reversible {
+            if back <= ply {
+                if self.pos(ply - back).map(|p| p.hash()) == Some(key) {
+                    return true;
+                }
+            } else {
+                // `back - ply` plies before the root: the history ends with the root.
+                let k = back - ply;
+                let idx = self.history.len().checked_sub(1 + k);
+                match idx.and_then(|i| self.history.get(i)) {
+                    Some(&h) if h == key => return true,
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn tt_index(&self, key: u64) -> Option<usize> {
+        let len = self.ctx.tt.len() as u64;
+        if len == 0 {
+            None
+        } else {
+            Some((key % len) as usize)
+        }
+    }
+
+    #[inline]
+    fn reached(&mut self, ply: usize) {
+        let ply = ply as u32;
+        if ply > self.ctx.info.seldepth {
+            self.ctx.info.seldepth = ply;
+        }
+    }
+
+    /// Whether the side to move at `ply` is in check, and the position's hash.
+    #[inline(never)]
+    fn node_facts(&self, ply: usize) -> Option<(bool, u64)> {
+        self.pos(ply).map(|p| (p.is_check(), p.hash()))
+    }
+
+    /// The static evaluation at `ply`.
+    #[inline(never)]
+    fn static_eval(&self, ply: usize) -> i32 {
+        self.pos(ply).map_or(0, evaluate)
+    }
+
+    /// Generates the moves of ply `ply` (all legal moves, or the tactical ones); returns
+    /// their number.
+    #[inline(never)]
+    fn generate(&mut self, ply: usize, tactical: bool) -> usize {
+        let Some(p) = self.ctx.plies.get_mut(ply) else {
+            return 0;
+        };
+        if tactical {
+            p.pos.tactical_moves(&mut p.moves);
+        } else {
+            p.pos.legal_moves(&mut p.moves);
+        }
+        p.moves.len()
+    }
+
+    /// Null-move pruning: true when passing at ply `ply` still fails high at a reduced depth
+    /// (so a real move is assumed to as well). Only tried with pieces left (zugzwang is
+    /// unlikely then) and a static evaluation at or above `beta`.
+    #[inline(never)]
+    fn null_move_cuts(&mut self, ply: usize, depth: i32, beta: i32) -> bool {
+        let Some(p) = self.ctx.plies.get(ply) else {
+            return false;
+        };
+        let pos = &p.pos;
+        let us = pos.by_color(pos.turn());
+        let pieces = us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King));
+        if p.after_null || pieces.is_empty() || evaluate(pos) < beta {
+            return false;
+        }
+        let Some((head, tail)) = ply
+            .checked_add(1)
+            .map(|n| self.ctx.plies.split_at_mut(n.min(self.ctx.plies.len())))
+        else {
+            return false;
+        };
+        let (Some(cur), Some(next)) = (head.last(), tail.first_mut()) else {
+            return false;
+        };
+        next.pos = cur.pos;
+        next.pos.play_null();
+        next.after_null = true;
+        let r = if depth >= 6 { 3 } else { 2 };
+        let score = -self.negamax(ply + 1, depth - 1 - r, -beta, -beta + 1);
+        self.meter.stopped().is_none() && score >= beta
+    }
+
+    fn negamax(&mut self, ply: usize, mut depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        if self.meter.tick().is_some() {
+            return 0;
+        }
+        self.reached(ply);
+        if self.is_draw(ply) {
+            return 0;
+        }
+        if ply + 1 >= self.max_ply {
+            return self.static_eval(ply);
+        }
+        let Some((in_check, key)) = self.node_facts(ply) else {
+            return 0;
+        };
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(ply, alpha, beta);
+        }
+        let slot = self.tt_index(key);
+        let mut tt_move = 0;
+        let pv = beta - alpha > 1;
+        if let Some(e) = slot.and_then(|i| self.ctx.tt.get(i)) {
+            if e.key == key {
+                tt_move = e.mv;
+                let score = score_from_tt(e.score, ply);
+                if !pv && i32::from(e.depth) >= depth {
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => score >= beta,
+                        Bound::Upper => score <= alpha,
+                    };
+                    if cut {
+                        return score;
+                    }
+                }
+            }
+        }
+        if self.ctx.pruning
+            && !pv
+            && !in_check
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && self.null_move_cuts(ply, depth, beta)
+        {
+            return beta;
+        }
+        let count = self.generate(ply, false);
+        if count == 0 {
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        self.score_moves(ply, tt_move);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = 0u16;
+        for i in 0..count {
+            self.pick(ply, i);
+            let Some(m) = self.make(ply, i) else {
+                break;
+            };
+            // Late-move reduction: quiet moves late in the ordering, not killers, not giving
+            // check, are first searched one or two plies shallower.
+            let ordered_late = self
+                .ctx
+                .plies
+                .get(ply)
+                .and_then(|p| p.order.get(i))
+                .is_some_and(|&k| k == ORDER_QUIET);
+            let reduction = if self.ctx.pruning
+                && i >= 3
+                && depth >= 3
+                && !in_check
+                && !m.is_tactical()
+                && ordered_late
+                && !self.pos(ply + 1).is_some_and(|p| p.is_check())
+            {
+                if i >= 8 && depth >= 6 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+            let score = if i == 0 {
+                -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+            } else {
+                let mut s = -self.negamax(ply + 1, depth - 1 - reduction, -alpha - 1, -alpha);
+                if reduction > 0 && s > alpha && self.meter.stopped().is_none() {
+                    s = -self.negamax(ply + 1, depth - 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta && self.meter.stopped().is_none() {
+                    -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.meter.stopped().is_some() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = m.packed();
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !m.is_tactical() {
+                            if let Some(p) = self.ctx.plies.get_mut(ply) {
+                                if p.killers[0] != best_move {
+                                    p.killers[1] = p.killers[0];
+                                    p.killers[0] = best_move;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if let Some(e) = slot.and_then(|i| self.ctx.tt.get_mut(i)) {
+            *e = TtEntry {
+                key,
+                mv: best_move,
+                score: score_to_tt(best_score, ply),
+                depth: depth.clamp(0, 127) as i8,
+                bound,
+            };
+        }
+        best_score
+    }
+
+    /// The tactical moves of ply `ply` without under-promotions (unless in check); returns
+    /// their number.
+    #[inline(never)]
+    fn generate_tactical(&mut self, ply: usize, in_check: bool) -> usize {
+        let count = self.generate(ply, true);
+        if in_check {
+            return count;
+        }
+        match self.ctx.plies.get_mut(ply) {
+            Some(p) => {
+                p.moves
+                    .retain(|m| matches!(m.promotion(), None | Some(Role::Queen)));
+                p.moves.len()
+            }
+            None => 0,
+        }
+    }
+
+    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if self.meter.tick().is_some() {
+            return 0;
+        }
+        self.reached(ply);
+        if ply + 1 >= self.max_ply {
+            return self.static_eval(ply);
+        }
+        let Some((in_check, _)) = self.node_facts(ply) else {
+            return 0;
+        };
+        let mut best_score = -INFINITY;
+        if !in_check {
+            if self.pos(ply).is_some_and(|p| p.is_insufficient_material()) {
+                return 0;
+            }
+            let stand = self.static_eval(ply);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best_score = stand;
+        }
+        let count = self.generate_tactical(ply, in_check);
+        if count == 0 && in_check {
+            return -(MATE - ply as i32);
+        }
+        self.score_moves(ply, 0);
+        for i in 0..count {
+            self.pick(ply, i);
+            let Some(m) = self.ctx.plies.get(ply).and_then(|p| p.moves.get(i)) else {
+                break;
+            };
+            // Delta pruning: a capture that cannot lift the score to alpha even with a margin.
+            if !in_check && m.promotion().is_none() {
+                let gain = m.capture().map_or(0, |r| VALUES[r.index()]);
+                if best_score + gain + 200 <= alpha {
+                    continue;
+                }
+            }
+            if self.make(ply, i).is_none() {
+                break;
+            }
+            let score = -self.quiesce(ply + 1, -beta, -alpha);
+            if self.meter.stopped().is_some() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}

@@ -1,0 +1,309 @@
+//! The exact endgame solver: negascout on final disc differences.
+//!
+//! Scores are final disc differences for the side to move, empties given to the winner (the
+//! FFO convention), in -64..=64. Move ordering: the table's move, then fastest-first (fewest
+//! replies for the opponent, weighted for corners and potential mobility), corners, and parity
+//! (moves into quadrants with an odd number of empties). Cutoffs: the table, enhanced
+//! transposition cutoffs (children looked up first) and a stability cap (the opponent's stable
+//! discs bound our score). With few empties the solver drops the table and sorting and only
+//! orders by parity; the last two empties are solved by dedicated code, the last one by
+//! counting flips.
+//!
+//! Stack: a sorted node keeps one 88-byte move list; the recursion depth is at most the
+//! number of empties plus the passes on the line.
+
+use super::bitboard::{self, square_bit, Bitboard, Squares, CORNERS};
+use super::eval::stable_discs;
+use super::movelist::MoveList;
+use super::position::final_score;
+use super::search::Searcher;
+use super::tt::{self, Bound, NO_MOVE};
+
+/// At or below this many empties: no table, no sorting, parity order only.
+const SMALL_EMPTIES: u32 = 6;
+/// At or above this many empties the table is probed and updated.
+const TT_MIN_EMPTIES: u32 = 9;
+/// At or above this many empties, children are looked up before searching (ETC).
+const ETC_MIN_EMPTIES: u32 = 14;
+
+/// The stability cutoff is tried when alpha is at least this.
+const STABILITY_MIN_ALPHA: i32 = 16;
+
+/// The four quadrants, for parity ordering.
+const QUADRANTS: [Bitboard; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// The quadrants holding an odd number of empties.
+#[inline]
+pub(crate) fn odd_regions(empty: Bitboard) -> Bitboard {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    odd
+}
+
+impl Searcher<'_, '_, '_> {
+    /// The exact score of `me` to move within `alpha..beta` (fail-soft). `passed` tells that
+    /// the previous ply was a pass. Returns 0 once stopped (see [`Searcher::stopped`]).
+    pub(crate) fn solve(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
+        let empty = !(me | opp);
+        let n = empty.count_ones();
+        if n <= SMALL_EMPTIES {
+            return self.solve_small(me, opp, alpha, beta, passed);
+        }
+        if self.tick() {
+            return 0;
+        }
+        let moves = bitboard::moves(me, opp);
+        if moves == 0 {
+            if passed || bitboard::moves(opp, me) == 0 {
+                return final_score(me, opp);
+            }
+            let v = self.solve(opp, me, beta.wrapping_neg(), alpha.wrapping_neg(), true);
+            return v.wrapping_neg();
+        }
+
+        // Stability cutoff: the opponent's stable discs cap our final score.
+        if alpha >= STABILITY_MIN_ALPHA {
+            let cap = 64 - 2 * stable_discs(opp, me | opp).count_ones() as i32;
+            if cap <= alpha {
+                return cap;
+            }
+            beta = beta.min(cap);
+        }
+
+        let key = tt::hash(me, opp);
+        let mut tt_move = NO_MOVE;
+        let use_tt = n >= TT_MIN_EMPTIES;
+        if use_tt {
+            if let Some(h) = self.tt.probe(key, true) {
+                tt_move = h.best;
+                match h.bound {
+                    Some(Bound::Exact) => return h.score,
+                    Some(Bound::Lower) => alpha = alpha.max(h.score),
+                    Some(Bound::Upper) => beta = beta.min(h.score),
+                    None => {}
+                }
+                if alpha >= beta {
+                    return h.score;
+                }
+            }
+        }
+
+        let odd = odd_regions(empty);
+        let mut list = MoveList::new();
+        for sq in Squares(moves) {
+            let bit = square_bit(sq);
+            let score = if sq == tt_move {
+                1023
+            } else {
+                let f = bitboard::flips(me, opp, sq);
+                let (nme, nopp) = (me | f | bit, opp & !f);
+                if n >= ETC_MIN_EMPTIES {
+                    // Enhanced transposition cutoff: a child known to score at most `u` for
+                    // the opponent gives us at least `-u`.
+                    if let Some(h) = self.tt.probe(tt::hash(nopp, nme), true) {
+                        if matches!(h.bound, Some(Bound::Upper | Bound::Exact)) && -h.score >= beta
+                        {
+                            return -h.score;
+                        }
+                    }
+                }
+                let replies = bitboard::moves(nopp, nme);
+                let mut s = 700 - 24 * replies.count_ones() as i32;
+                s -= 12 * (replies & CORNERS).count_ones() as i32;
+                s -= 3 * (bitboard::neighbours(nme) & !(nme | nopp)).count_ones() as i32;
+                if bit & CORNERS != 0 {
+                    s += 20;
+                }
+                if bit & odd != 0 {
+                    s += 12;
+                }
+                s
+            };
+            list.push(sq, score);
+        }
+
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        while let Some(sq) = list.next_move() {
+            let f = bitboard::flips(me, opp, sq);
+            let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+            let mut v;
+            if first {
+                v = -self.solve(nopp, nme, -beta, -alpha, false);
+                first = false;
+            } else {
+                v = -self.solve(nopp, nme, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.solve(nopp, nme, -beta, -v, false);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if use_tt {
+            let bound = if best <= alpha0 {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.tt.store(key, true, n as u8, bound, best, best_move);
+        }
+        best
+    }
+
+    /// Plain fail-soft alpha-beta for a few empties, parity order, no table.
+    fn solve_small(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let empty = !(me | opp);
+        match empty.count_ones() {
+            0 => return final_score(me, opp),
+            1 => return solve_last(me, opp, empty.trailing_zeros() as u8),
+            2 => {
+                let a = empty.trailing_zeros() as u8;
+                let b = (63 - empty.leading_zeros()) as u8;
+                return solve_2(me, opp, alpha, beta, a, b, passed);
+            }
+            _ => {}
+        }
+        let odd = odd_regions(empty);
+        let mut best = -65;
+        for set in [empty & odd, empty & !odd] {
+            for sq in Squares(set) {
+                let f = bitboard::flips(me, opp, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.solve_small(opp & !f, me | f | square_bit(sq), -beta, -alpha, false);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            // No move.
+            if passed || bitboard::moves(opp, me) == 0 {
+                return final_score(me, opp);
+            }
+            return -self.solve_small(opp, me, -beta, -alpha, true);
+        }
+        best
+    }
+}
+
+/// The exact score with two empty squares `a` and `b` left, `me` to move (fail-soft within
+/// `alpha..beta`; the two leaves below are not counted as nodes).
+#[inline]
+fn solve_2(me: Bitboard, opp: Bitboard, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
+    let mut best = -65;
+    let f = bitboard::flips(me, opp, a);
+    if f != 0 {
+        best = -solve_last(opp & !f, me | f | square_bit(a), b);
+        if best >= beta {
+            return best;
+        }
+    }
+    let f = bitboard::flips(me, opp, b);
+    if f != 0 {
+        best = best.max(-solve_last(opp & !f, me | f | square_bit(b), a));
+    }
+    if best > -65 {
+        return best;
+    }
+    if passed {
+        return final_score(me, opp);
+    }
+    -solve_2(opp, me, -beta, -alpha, a, b, true)
+}
+
+/// The exact score with one empty square `sq` left, `me` to move.
+#[inline]
+fn solve_last(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
+    // With one empty, mine + theirs = 63: d = mine - theirs is odd.
+    let d = me.count_ones() as i32 * 2 - 63;
+    let f = bitboard::flips(me, opp, sq).count_ones() as i32;
+    if f != 0 {
+        return d + 1 + 2 * f;
+    }
+    let g = bitboard::flips(opp, me, sq).count_ones() as i32;
+    if g != 0 {
+        return d - 1 - 2 * g;
+    }
+    // Nobody can play the last square: it goes to the winner (d is never 0).
+    if d > 0 {
+        d + 1
+    } else {
+        d - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_regions_by_quadrant() {
+        // One empty in the a1 quadrant, two in the h8 quadrant.
+        let empty = square_bit(0) | square_bit(63) | square_bit(62);
+        assert_eq!(odd_regions(empty), QUADRANTS[0]);
+    }
+
+    #[test]
+    fn last_square() {
+        // X everywhere but a1 (empty) and b1 (O).
+        let o = square_bit(1);
+        let x = !(o | 1);
+        // X at a1 flips b1 (c1 is X): 64-0.
+        assert_eq!(solve_last(x, o, 0), 64);
+        // O to move at a1 flips nothing (b1 is its own); X then plays it.
+        assert_eq!(solve_last(o, x, 0), -64);
+    }
+}

@@ -1,0 +1,50 @@
+//! The FFO endgame test positions #40-#44 (public test suite by the French Othello
+//! Federation; X is black), with the exact score for the side to move (empties to the winner)
+//! and the best moves. Shared by the tests (`search_tests.rs`) and the examples; not part of
+//! the engine's module tree.
+
+/// One FFO test position.
+pub struct FfoCase {
+    /// The suite's number, e.g. `#40`.
+    pub name: &'static str,
+    /// The position in the `10` setup form.
+    pub setup: &'static [u8; 66],
+    /// The exact score for the side to move.
+    pub score: i32,
+    /// The best moves (all moves reaching the score).
+    pub best: &'static [&'static [u8; 2]],
+}
+
+/// FFO #40-#44.
+pub const FFO_40_44: [FfoCase; 5] = [
+    FfoCase {
+        name: "#40",
+        setup: b"O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        score: 38,
+        best: &[b"a2"],
+    },
+    FfoCase {
+        name: "#41",
+        setup: b"-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+        score: 0,
+        best: &[b"h4"],
+    },
+    FfoCase {
+        name: "#42",
+        setup: b"--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+        score: 6,
+        best: &[b"g2"],
+    },
+    FfoCase {
+        name: "#43",
+        setup: b"--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+        score: -12,
+        best: &[b"g3", b"c7"],
+    },
+    FfoCase {
+        name: "#44",
+        setup: b"--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+        score: -14,
+        best: &[b"d2", b"b8"],
+    },
+];

@@ -1,0 +1,519 @@
+//! The CPU player: iterative deepening negascout (PVS) with a transposition table, switching to
+//! the exact endgame solver when the end is within reach.
+//!
+//! Scores: midgame scores are [`eval`](super::eval) units (100 is about one disc) for the side
+//! to move; a game end found inside the midgame tree scores `WIN + d` / `-WIN + d` for a final
+//! difference `d`. An exact result ([`SearchResult::exact`]) is the final disc difference for
+//! the side to move with the empties given to the winner.
+//!
+//! Memory: the caller owns the table (`&mut [TtEntry]`, 16 bytes per entry, any length). On the
+//! stack, a midgame or sorted endgame node keeps one 88-byte move list plus a few words (about
+//! 320 bytes per frame in an x86-64 host release build; about 180 for the unsorted solver
+//! nodes with at most 6 empties). The midgame recursion is at most [`MAX_DEPTH`] plies plus
+//! passes; the solver's at most the number of empties plus passes, and the CPU player only
+//! solves at [`SOLVE_EMPTIES`] or fewer empties (after a short deepening), or once the deepening gets within
+//! [`SOLVE_MARGIN`] plies of the end with at most [`MAX_SOLVE_EMPTIES`] empties.
+
+use super::bitboard::{self, square_bit, Bitboard, Squares, CORNERS};
+use super::eval::evaluate;
+use super::movelist::MoveList;
+use super::position::{final_score, Position};
+use super::tt::{self, Bound, Table, TtEntry, NO_MOVE};
+use crate::common::budget::{Meter, Stop};
+
+/// The deepest midgame iteration (bounds the midgame recursion, hence the stack).
+pub const MAX_DEPTH: u8 = 24;
+/// At or below this many empties the CPU solves the position exactly after a midgame
+/// deepening to [`PRE_SOLVE_DEPTH`].
+pub const SOLVE_EMPTIES: u32 = 14;
+/// The midgame depth searched before an exact solve at [`SOLVE_EMPTIES`] or fewer empties.
+pub const PRE_SOLVE_DEPTH: u32 = 2;
+/// The exact solver is tried once the midgame depth plus this margin reaches the empties.
+pub const SOLVE_MARGIN: u32 = 8;
+/// The exact solver is never tried with more empties than this (bounds its recursion).
+pub const MAX_SOLVE_EMPTIES: u32 = 26;
+
+/// Base of the midgame score of a finished game (won by the side to move).
+pub const WIN: i32 = 30_000;
+/// Larger than any score.
+const INF: i32 = 31_000;
+
+/// What the caller keeps between searches: the transposition table.
+///
+/// Results depend on the table's contents: for a result that depends only on the position and
+/// the budget, [`clear`](Self::clear) it before each search.
+pub struct SearchContext<'a> {
+    tt: &'a mut [TtEntry],
+    generation: u8,
+}
+
+impl<'a> SearchContext<'a> {
+    /// A context over a caller-allocated table (any length, 0 disables it; entries should
+    /// start as [`TtEntry::EMPTY`]).
+    pub fn new(tt: &'a mut [TtEntry]) -> Self {
+        SearchContext { tt, generation: 0 }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.tt.fill(TtEntry::EMPTY);
+        self.generation = 0;
+    }
+}
+
+/// The CPU's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Play this square (always legal).
+    Move(u8),
+    /// Pass (only when the side to move has no legal move).
+    Pass,
+    /// Interrupted: discard the result.
+    Interrupted,
+}
+
+/// A search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The decision.
+    pub outcome: Outcome,
+    /// The score for the side to move: exact disc difference if `exact`, else eval units.
+    pub score: i32,
+    /// The last completed midgame depth (0 if none, or if solved outright).
+    pub depth: u8,
+    /// True when `score` is the proven final disc difference.
+    pub exact: bool,
+    /// Nodes searched (the meter's count at the end).
+    pub nodes: u64,
+}
+
+/// An exact solution of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move, empties to the winner.
+    pub score: i32,
+    /// A best move, `None` when the side to move must pass or the game is over.
+    pub best: Option<u8>,
+}
+
+/// The state of one search: the table, the meter and whether it stopped.
+pub(crate) struct Searcher<'t, 'm, 'c> {
+    pub(crate) tt: Table<'t>,
+    meter: &'m mut Meter<'c>,
+    /// Set once the meter said stop; every node then returns at once, with a value to ignore.
+    pub(crate) stopped: bool,
+}
+
+/// The moves at the root, best first.
+struct RootMoves {
+    squares: [u8; 64],
+    len: usize,
+}
+
+/// What a root search found.
+struct RootResult {
+    /// Best score among the fully searched moves (fail-soft).
+    best: i32,
+    /// The move with that score (valid if `searched_any`).
+    best_sq: u8,
+    /// At least one move was fully searched.
+    searched_any: bool,
+    /// Every move was searched (or a cutoff proved the bound).
+    complete: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Mode {
+    Midgame(u8),
+    Solve,
+}
+
+/// The midgame score of a finished game.
+#[inline]
+fn terminal(me: Bitboard, opp: Bitboard) -> i32 {
+    let d = final_score(me, opp);
+    match d.cmp(&0) {
+        core::cmp::Ordering::Greater => WIN + d,
+        core::cmp::Ordering::Less => -WIN + d,
+        core::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// A cheap ordering score from the square alone.
+#[inline]
+fn static_score(sq: u8, empty: Bitboard) -> i32 {
+    const X_SQUARES: [(u8, u8); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
+    const C_SQUARES: [(u8, u8); 8] = [
+        (1, 0),
+        (8, 0),
+        (6, 7),
+        (15, 7),
+        (48, 56),
+        (57, 56),
+        (55, 63),
+        (62, 63),
+    ];
+    let bit = square_bit(sq);
+    let mut s = 500;
+    if bit & CORNERS != 0 {
+        s += 300;
+    }
+    for (x, c) in X_SQUARES {
+        if x == sq && empty & square_bit(c) != 0 {
+            s -= 200;
+        }
+    }
+    for (x, c) in C_SQUARES {
+        if x == sq && empty & square_bit(c) != 0 {
+            s -= 60;
+        }
+    }
+    s
+}
+
+/// The full ordering score: static value and the opponent's replies after the move.
+#[inline]
+fn mobility_score(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
+    let f = bitboard::flips(me, opp, sq);
+    let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+    let replies = bitboard::moves(nopp, nme);
+    static_score(sq, !(nme | nopp))
+        - 25 * replies.count_ones() as i32
+        - 60 * (replies & CORNERS).count_ones() as i32
+}
+
+impl RootMoves {
+    fn new(me: Bitboard, opp: Bitboard, moves: Bitboard) -> Self {
+        let mut list = MoveList::new();
+        for sq in Squares(moves) {
+            list.push(sq, mobility_score(me, opp, sq));
+        }
+        let mut r = RootMoves {
+            squares: [0; 64],
+            len: 0,
+        };
+        while let Some(sq) = list.next_move() {
+            if let Some(slot) = r.squares.get_mut(r.len) {
+                *slot = sq;
+                r.len += 1;
+            }
+        }
+        r
+    }
+
+    fn first(&self) -> u8 {
+        self.squares[0]
+    }
+
+    /// Moves `sq` to the front, keeping the others' order.
+    fn promote(&mut self, sq: u8) {
+        let len = self.len.min(64);
+        if let Some(i) = self.squares[..len].iter().position(|&s| s == sq) {
+            self.squares[..=i].rotate_right(1);
+        }
+    }
+}
+
+impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
+    fn new(ctx: &'t mut SearchContext<'_>, meter: &'m mut Meter<'c>) -> Self {
+        ctx.generation = ctx.generation.wrapping_add(1);
+        Searcher {
+            tt: Table::new(&mut *ctx.tt, ctx.generation),
+            meter,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; true when the search must unwind.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.meter.tick().is_some() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Negascout to `depth` plies (passes do not count), fail-soft.
+    fn pvs(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        depth: u8,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if depth == 0 {
+            return evaluate(me, opp);
+        }
+        let moves = bitboard::moves(me, opp);
+        if moves == 0 {
+            if passed || bitboard::moves(opp, me) == 0 {
+                return terminal(me, opp);
+            }
+            return -self.pvs(opp, me, depth, -beta, -alpha, true);
+        }
+
+        let key = tt::hash(me, opp);
+        let mut tt_move = NO_MOVE;
+        if let Some(h) = self.tt.probe(key, false) {
+            tt_move = h.best;
+            if h.depth >= depth {
+                match h.bound {
+                    Some(Bound::Exact) => return h.score,
+                    Some(Bound::Lower) => alpha = alpha.max(h.score),
+                    Some(Bound::Upper) => beta = beta.min(h.score),
+                    None => {}
+                }
+                if alpha >= beta {
+                    return h.score;
+                }
+            }
+        }
+
+        let empty = !(me | opp);
+        let mut list = MoveList::new();
+        for sq in Squares(moves) {
+            let s = if sq == tt_move {
+                1023
+            } else if depth >= 2 {
+                mobility_score(me, opp, sq)
+            } else {
+                static_score(sq, empty)
+            };
+            list.push(sq, s);
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        while let Some(sq) = list.next_move() {
+            let f = bitboard::flips(me, opp, sq);
+            let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+            let mut v;
+            if first {
+                v = -self.pvs(nopp, nme, depth - 1, -beta, -alpha, false);
+                first = false;
+            } else {
+                v = -self.pvs(nopp, nme, depth - 1, -alpha - 1, -alpha, false);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.pvs(nopp, nme, depth - 1, -beta, -v, false);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(key, false, depth, bound, best, best_move);
+        best
+    }
+
+    /// Searches the root moves in order within `alpha..beta` (negascout, fail-soft).
+    fn root_search(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        root: &mut RootMoves,
+        mode: Mode,
+        mut alpha: i32,
+        beta: i32,
+    ) -> RootResult {
+        let mut r = RootResult {
+            best: -INF,
+            best_sq: root.first(),
+            searched_any: false,
+            complete: false,
+        };
+        let len = root.len.min(64);
+        for i in 0..len {
+            let sq = root.squares[i];
+            let f = bitboard::flips(me, opp, sq);
+            let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+            let child = |s: &mut Self, a: i32, b: i32| match mode {
+                Mode::Midgame(d) => -s.pvs(nopp, nme, d.saturating_sub(1), -b, -a, false),
+                Mode::Solve => -s.solve(nopp, nme, -b, -a, false),
+            };
+            let mut v;
+            if i == 0 {
+                v = child(self, alpha, beta);
+            } else {
+                v = child(self, alpha, alpha + 1);
+                if v > alpha && v < beta && !self.stopped {
+                    v = child(self, v, beta);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if v > r.best || !r.searched_any {
+                r.best = v;
+                r.best_sq = sq;
+            }
+            r.searched_any = true;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        r.complete = !self.stopped;
+        if r.searched_any {
+            root.promote(r.best_sq);
+        }
+        r
+    }
+
+    /// Solves the root: win/loss/draw first, then the exact score. `Some((score, move,
+    /// exact))`; a non-exact answer is a proven win with a winning move.
+    fn solve_root(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        root: &mut RootMoves,
+    ) -> Option<(i32, u8, bool)> {
+        let wld = self.root_search(me, opp, root, Mode::Solve, -1, 1);
+        if !wld.complete {
+            return (wld.searched_any && wld.best >= 1).then_some((wld.best, wld.best_sq, false));
+        }
+        let (alpha, beta) = match wld.best.cmp(&0) {
+            core::cmp::Ordering::Equal => return Some((0, wld.best_sq, true)),
+            core::cmp::Ordering::Greater => (wld.best - 1, 65),
+            core::cmp::Ordering::Less => (-65, wld.best + 1),
+        };
+        let exact = self.root_search(me, opp, root, Mode::Solve, alpha, beta);
+        if exact.complete {
+            Some((exact.best, exact.best_sq, true))
+        } else if wld.best > 0 {
+            Some((wld.best, wld.best_sq, false))
+        } else {
+            None
+        }
+    }
+}
+
+/// Chooses the CPU's move within the meter's budget.
+///
+/// Always answers a legal move when one exists ([`Outcome::Pass`] only when none does), even
+/// when the budget runs out at once (then the statically best-ordered move);
+/// [`Outcome::Interrupted`] when the meter reports an interrupt. Deterministic for a given
+/// position, table content and node budget.
+pub fn best_move(
+    pos: &Position,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+) -> SearchResult {
+    let (me, opp) = (pos.mover(), pos.opponent());
+    let moves = bitboard::moves(me, opp);
+    if moves == 0 {
+        let over = bitboard::moves(opp, me) == 0;
+        return SearchResult {
+            outcome: Outcome::Pass,
+            score: if over { final_score(me, opp) } else { 0 },
+            depth: 0,
+            exact: over,
+            nodes: meter.nodes(),
+        };
+    }
+    let mut root = RootMoves::new(me, opp, moves);
+    let mut res = SearchResult {
+        outcome: Outcome::Move(root.first()),
+        score: evaluate(me, opp),
+        depth: 0,
+        exact: false,
+        nodes: 0,
+    };
+    let empties = pos.count_empty();
+    if moves.count_ones() > 1 {
+        let mut s = Searcher::new(ctx, meter);
+        for depth in 1..=MAX_DEPTH {
+            // A short midgame deepening first, so that a budget too small for the solver
+            // still yields a searched move.
+            let d = u32::from(depth);
+            if (empties <= SOLVE_EMPTIES && d > PRE_SOLVE_DEPTH)
+                || (d + SOLVE_MARGIN >= empties && empties <= MAX_SOLVE_EMPTIES)
+            {
+                if let Some((score, sq, exact)) = s.solve_root(me, opp, &mut root) {
+                    res.outcome = Outcome::Move(sq);
+                    res.score = score;
+                    res.exact = exact;
+                }
+                break;
+            }
+            let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth), -INF, INF);
+            if r.searched_any {
+                res.outcome = Outcome::Move(r.best_sq);
+                res.score = r.best;
+            }
+            if !r.complete || s.meter.check().is_some() {
+                break;
+            }
+            res.depth = depth;
+        }
+    }
+    if meter.stopped() == Some(Stop::Interrupted) {
+        res.outcome = Outcome::Interrupted;
+    }
+    res.nodes = meter.nodes();
+    res
+}
+
+/// Solves `pos` exactly (win/loss/draw first, then the exact score).
+///
+/// `Err(Stop)` when the budget ran out or an interrupt came first. The recursion is as deep
+/// as the number of empties (plus passes): callers with a small stack should only solve
+/// positions with at most [`MAX_SOLVE_EMPTIES`] empties.
+pub fn solve(
+    pos: &Position,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+) -> Result<Solution, Stop> {
+    let (mut me, mut opp) = (pos.mover(), pos.opponent());
+    let mut sign = 1;
+    let mut moves = bitboard::moves(me, opp);
+    if moves == 0 {
+        let replies = bitboard::moves(opp, me);
+        if replies == 0 {
+            return Ok(Solution {
+                score: final_score(me, opp),
+                best: None,
+            });
+        }
+        // Forced pass: solve for the opponent and negate.
+        (me, opp, moves, sign) = (opp, me, replies, -1);
+    }
+    let mut root = RootMoves::new(me, opp, moves);
+    let mut s = Searcher::new(ctx, meter);
+    match s.solve_root(me, opp, &mut root) {
+        Some((score, sq, true)) => Ok(Solution {
+            score: sign * score,
+            best: (sign == 1).then_some(sq),
+        }),
+        _ => Err(meter.stopped().unwrap_or(Stop::OutOfBudget)),
+    }
+}
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;
