@@ -12,6 +12,7 @@ ver=$(basename "$(dirname "$src")")
 frag=$here/kernel.config
 key=$(cat "$frag" | sha256sum | cut -c1-12)
 build=$KGAMES_CACHE/build/${ver//[~+:]/_}-$key
+if [ "${1:-}" = --dir ]; then echo "$build"; exit 0; fi
 mkdir -p "$build"
 export PATH=/usr/lib/llvm-19/bin:$PATH
 if [ -e "$build/.kgames-built" ] && [ "$build/.kgames-built" -nt "$frag" ] && [ -z "${KGAMES_FORCE_KBUILD:-}" ]; then

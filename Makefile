@@ -1,0 +1,55 @@
+# kgames: see README.md. The two commands: `make run` and `make check`.
+#
+#   make [KDIR=<Rust-enabled 7.3 build dir>] [LLVM=-19]   build kgames.ko (default KDIR: the
+#                                                        cached test kernel, built if missing)
+#   make run [CMD='...']   set up, build, boot the VM; a shell as nobody, or run CMD there
+#   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
+#   make bench             engine benchmarks against peer crates (host)
+#   make clean
+
+LLVM ?= -19
+ifneq ($(wildcard /usr/lib/llvm-19/bin),)
+export PATH := /usr/lib/llvm-19/bin:$(PATH)
+endif
+
+.PHONY: all modules setup kernel tools run check bench clippy rustfmt clean
+
+all: modules
+
+# The test kernel: built once into the cache (scripts/kernel-build.sh prints its directory).
+KDIR ?= $(shell bash scripts/kernel-build.sh --dir)
+
+modules:
+	@test -n "$(KDIR)" -a -e "$(KDIR)/Module.symvers" || bash scripts/kernel-build.sh >/dev/null
+	$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) modules
+
+# The kernel's clippy set on the module, warnings fatal (forces a rebuild of the crate).
+clippy:
+	@touch src/kgames_main.rs
+	$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) CLIPPY=1 KRUSTFLAGS=-Dwarnings modules
+
+# The kernel's rustfmt configuration on the module's crate (rustfmt follows the `mod`s).
+rustfmt:
+	rustfmt --check --edition 2021 --config-path $(KDIR)/source/.rustfmt.toml src/kgames_main.rs
+
+setup:
+	bash scripts/setup-toolchain.sh
+	bash scripts/kernel-build.sh >/dev/null
+
+tools:
+	cargo build --release -q -p kgames-vmtest
+
+run: setup modules tools
+	@if [ -n "$(CMD)" ]; then bash scripts/vm-run.sh --cmd '$(subst ','\'',$(CMD))'; \
+	else bash scripts/vm-run.sh --shell; fi
+
+check:
+	bash scripts/check.sh
+
+bench:
+	cargo run --release -q -p kgames-reversi --example reversi_bench
+	cargo run --release -q -p kgames-chess --example chess_bench
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean
+	rm -rf out

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `make check`: set-up (and its idempotence), host lint and tests, the module build with the
+# kernel's clippy and rustfmt, the in-VM TAP tests and the detector self-test. Every check
+# counts; the last line is "N passed, M failed"; the exit status is non-zero on any failure.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo"
+. "$here/lib.sh"
+export PATH=/usr/lib/llvm-19/bin:$HOME/.cargo/bin:$PATH
+mkdir -p out
+log=out/check.log; : > "$log"
+passed=0 failed=0 t0=$(date +%s)
+pass() { passed=$((passed + 1)); echo "ok - $*"; }
+fail() { failed=$((failed + 1)); echo "not ok - $*"; }
+# run NAME CMD...: one check; output goes to the log (shown on failure).
+run() {
+    local name=$1; shift
+    step "$name"
+    if "$@" >> "$log" 2>&1; then pass "$name"; else fail "$name"; tail -n 30 "$log" | sed 's/^/    | /'; fi
+}
+finish() { echo "check took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+
+# 1. Set-up, then its idempotence: a second run must install and build nothing.
+run "setup: toolchain" bash scripts/setup-toolchain.sh
+run "setup: kernel source" bash scripts/kernel-source.sh
+step "setup: test kernel (cached after the first build)"
+if kdir=$(bash scripts/kernel-build.sh 2> >(tee -a "$log" | grep -E '^(==>|    \.\.\.|error)' >&2)); then
+    pass "setup: test kernel"
+else
+    fail "setup: test kernel"; finish
+fi
+export KDIR=$kdir
+idem() {
+    local o
+    o=$( { bash scripts/setup-toolchain.sh; bash scripts/kernel-source.sh; bash scripts/kernel-build.sh; } 2>&1 >/dev/null)
+    echo "$o"
+    ! grep -q '^==>' <<<"$o"
+}
+run "setup: a second run of the set-up scripts is a no-op" idem
+
+# 2. Host crates: format, clippy, tests.
+run "host: cargo fmt --check" cargo fmt --all -- --check
+run "host: cargo clippy -D warnings" cargo clippy --workspace --all-targets -q -- -D warnings
+step "host: cargo test"
+cargo test --workspace -q > out/cargo-test.log 2>&1; rc=$?
+cat out/cargo-test.log >> "$log"
+p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$4} END {print s+0}')
+f=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$6} END {print s+0}')
+passed=$((passed + p)); failed=$((failed + f))
+echo "host: cargo test: $p passed, $f failed"
+if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or crashed)"; tail -n 30 out/cargo-test.log; fi
+
+# 3. The module: kernel clippy set with warnings fatal, the kernel's rustfmt, the build.
+run "module: build with CLIPPY=1 KRUSTFLAGS=-Dwarnings" make -s clippy KDIR="$kdir"
+run "module: rustfmt --check with the kernel's config" make -s rustfmt KDIR="$kdir"
+run "module: kgames.ko exists" test -f kgames.ko
+run "tools: build the in-VM test binary" make -s tools
+
+# 4. In the VM.
+step "vm: in-VM tests (TAP; boot takes about 20 s under TCG)"
+bash scripts/vm-run.sh --tests --out "$repo/out/vm" > out/vm-tests.log 2>&1; rc=$?
+cat out/vm-tests.log >> "$log"
+if [ -f out/vm/tap.txt ]; then
+    p=$(grep -c '^ok ' out/vm/tap.txt); f=$(grep -c '^not ok ' out/vm/tap.txt)
+    grep -E '^(not ok|#)' out/vm/tap.txt | head -n 40
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "vm: $p passed, $f failed"
+else
+    fail "vm: no TAP output"; tail -n 40 out/vm-tests.log
+fi
+case $rc in
+    90) fail "vm: the kernel log is clean (a BUG/WARNING/lockdep/lockup/panic was logged)"; grep -A3 'kernel log problem' out/vm-tests.log ;;
+    91) fail "vm: the guest finished (it crashed or hung)" ;;
+    *) pass "vm: the kernel log is clean and the guest finished" ;;
+esac
+
+# 5. The detector itself: a deliberate WARNING at load must fail the runner.
+step "vm: detector self-test (module loaded with test_warn=1 must fail the run)"
+bash scripts/vm-run.sh --cmd true --insmod-args test_warn=1 --out "$repo/out/vm-warn" >> "$log" 2>&1; rc=$?
+if [ $rc = 90 ]; then pass "vm: a kernel WARNING in the guest fails the run"; else fail "vm: a kernel WARNING in the guest fails the run (runner exit $rc)"; fi
+
+finish

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! kgames: classic board games served by the kernel.
+//!
+//! Registers `/dev/reversi`, `/dev/chess` and `/dev/kxo`. The engines and the protocol/session
+//! layer are `core`-only code shared with host crates (`src/<name>/`); the device glue lives
+//! in `src/kmod/`.
+
+use kernel::prelude::*;
+
+#[path = "chess/mod.rs"]
+#[allow(unreachable_pub, dead_code)]
+mod chess;
+#[path = "common/mod.rs"]
+#[allow(unreachable_pub, dead_code)]
+mod common;
+#[path = "kmod/mod.rs"]
+mod kmod;
+#[path = "reversi/mod.rs"]
+#[allow(unreachable_pub, dead_code)]
+mod reversi;
+#[path = "session/mod.rs"]
+#[allow(unreachable_pub, dead_code)]
+mod session;
+
+module! {
+    type: kmod::KGames,
+    name: "kgames",
+    authors: ["the kgames developers"],
+    description: "Reversi, chess and tic-tac-toe against the CPU, as character devices",
+    license: "GPL",
+    params: {
+        max_games: u32 {
+            default: 256,
+            description: "Live games per device (1-4096)",
+        },
+        max_user_games: u32 {
+            default: 8,
+            description: "Live games per user and device, shared and private (1-4096)",
+        },
+        tt_entries: u32 {
+            default: 65536,
+            description: "Transposition-table entries of one CPU search (1024-4194304)",
+        },
+        test_warn: bool {
+            default: false,
+            description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",
+        },
+    },
+}

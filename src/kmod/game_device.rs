@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! One misc device per [`Game`]: files, game cells, the game table (PROTOCOL.md 0.1-0.3).
+//!
+//! Locking: a file's `inner` mutex, then a game cell's `state` mutex, then the device's table
+//! lock, always in that order (some paths skip some). No lock is held across a CPU search: the
+//! cell is marked busy, both locks are dropped, the search runs on a copy in the writer's
+//! task, and the result is applied under the locks again. While a cell is busy, `01` answers
+//! from the position before the move and every other command waits interruptibly on `idle`.
+
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use kernel::{
+    fs::{File, Kiocb},
+    ioctl::_IO,
+    iov::{IovIterDest, IovIterSource},
+    miscdevice::{MiscDevice, MiscDeviceRegistration},
+    new_condvar, new_mutex,
+    prelude::*,
+    sync::{
+        lock::{GlobalLock, GlobalLockBackend},
+        Arc, CondVar, Mutex,
+    },
+    time::{Instant, Monotonic},
+};
+
+use super::clock::{KernelClock, SignalInterrupt};
+use crate::common::budget::Meter;
+use crate::session::{
+    command::LINE_MAX,
+    game::Game,
+    reply::Reply,
+    state::{Action, Env, Session},
+    table::{self, Limits, Owner, Slot},
+};
+
+/// `ioctl(fd, KGAMES_IOC_PRIVATE)`: detach the file to a private game (README.md).
+pub(crate) const KGAMES_IOC_PRIVATE: u32 = _IO('k' as u32, 1);
+
+/// Limits from the module parameters.
+#[derive(Clone, Copy)]
+pub(crate) struct Config {
+    pub(crate) max_games: usize,
+    pub(crate) max_user_games: usize,
+    pub(crate) tt_entries: usize,
+}
+
+/// Private game ids: unique for the module's lifetime (0 means "shared").
+static NEXT_PRIVATE: AtomicU64 = AtomicU64::new(1);
+/// Transposition-table entries per search (set once at load).
+static TT_ENTRIES: AtomicUsize = AtomicUsize::new(65536);
+
+/// Takes one write: the whole line into `buf` (at most [`LINE_MAX`] bytes), or, for a longer
+/// write, consumes it whole and returns all of `buf` (`LINE_MAX + 1` bytes, which framing
+/// answers with INVFMT). The caller returns the full length of the write.
+pub(crate) fn take_line<'b>(
+    iov: &mut IovIterSource<'_>,
+    buf: &'b mut [u8; LINE_MAX + 1],
+) -> Result<&'b [u8]> {
+    let len = iov.len();
+    if len > LINE_MAX {
+        iov.advance(len);
+        return Ok(buf);
+    }
+    let dst = buf.get_mut(..len).ok_or(EINVAL)?;
+    if iov.copy_from_iter(dst) != len {
+        return Err(EFAULT);
+    }
+    Ok(dst)
+}
+
+/// Copies the unread part of `reply` from `*pos` on and advances `*pos`; 0 at the end (EOF).
+pub(crate) fn give_reply(reply: &Reply, pos: &mut usize, iov: &mut IovIterDest<'_>) -> Result<usize> {
+    let rest = reply.from(*pos);
+    if rest.is_empty() {
+        return Ok(0);
+    }
+    let n = iov.copy_to_iter(rest);
+    if n == 0 {
+        return Err(EFAULT);
+    }
+    *pos = pos.saturating_add(n);
+    Ok(n)
+}
+
+/// A live game: its session and its latest reply, behind a mutex, and a condition variable
+/// signalled when a CPU search ends.
+#[pin_data]
+pub(crate) struct Cell<G: Game> {
+    #[pin]
+    state: Mutex<CellState<G>>,
+    #[pin]
+    idle: CondVar,
+}
+
+/// What a cell's mutex protects.
+struct CellState<G: Game> {
+    session: Session<G>,
+    /// The latest reply of this game, read by files that never wrote (`echo ...; cat`).
+    last: Reply,
+}
+
+impl<G: Game> Cell<G> {
+    fn new_arc() -> Result<Arc<Self>> {
+        Arc::pin_init(
+            pin_init!(Self {
+                state <- new_mutex!(CellState { session: Session::new(), last: Reply::new() }),
+                idle <- new_condvar!(),
+            }),
+            GFP_KERNEL,
+        )
+    }
+}
+
+/// The table of live games of one device.
+///
+/// Invariant: `slots.len()` is the `max_games` parameter once loaded; every `Some` slot
+/// holds a distinct owner.
+pub(crate) struct Games<G: Game> {
+    slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
+    limits: Limits,
+    epoch: Option<Instant<Monotonic>>,
+}
+
+impl<G: Game> Games<G> {
+    /// An empty table (before load).
+    pub(crate) const fn new() -> Self {
+        Games {
+            slots: KVec::new(),
+            limits: Limits { max_user_games: 1 },
+            epoch: None,
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch
+            .map(|e| u64::try_from(e.elapsed().as_millis()).unwrap_or(0))
+            .unwrap_or(0)
+    }
+
+    fn env(&self) -> Env {
+        let (games, _) = table::count(&self.slots, 0);
+        Env {
+            games,
+            max_games: self.slots.len(),
+        }
+    }
+
+    /// The cell of `owner`, created (subject to the caps) if `create`.
+    fn get(&mut self, owner: Owner, create: bool) -> Result<Option<Arc<Cell<G>>>> {
+        let now = self.now_ms();
+        if let Some(slot) = table::find(&mut self.slots, owner) {
+            slot.last_used_ms = now;
+            return Ok(Some(slot.payload.clone()));
+        }
+        if !create {
+            return Ok(None);
+        }
+        let cell = Cell::new_arc()?;
+        match table::insert(&mut self.slots, self.limits, owner, now, cell.clone()) {
+            // An evicted cell is dropped here; a file still holding it keeps it alive.
+            Ok(_evicted) => Ok(Some(cell)),
+            Err(_) => Err(ENOSPC),
+        }
+    }
+}
+
+/// A [`Game`] served as a misc device: where its table lives.
+pub(crate) trait DeviceGame: Game + Send + 'static
+where
+    Self::Side: Send,
+{
+    /// The global lock type of the table.
+    type Lock: GlobalLockBackend<Item = Games<Self>>;
+    /// The table.
+    fn games() -> &'static GlobalLock<Self::Lock>;
+
+    /// Sizes the table at load.
+    fn setup_table(cfg: Config) -> Result {
+        TT_ENTRIES.store(cfg.tt_entries, Ordering::Relaxed);
+        let mut t = Self::games().lock();
+        t.slots.clear();
+        for _ in 0..cfg.max_games {
+            t.slots.push(None, GFP_KERNEL)?;
+        }
+        t.limits = Limits {
+            max_user_games: cfg.max_user_games,
+        };
+        t.epoch = Some(Instant::now());
+        Ok(())
+    }
+
+    /// Frees every game at unload.
+    fn clear_table() {
+        let mut t = Self::games().lock();
+        t.slots.clear();
+    }
+}
+
+/// Per-file state.
+struct FileInner<G: Game> {
+    owner: Owner,
+    /// The private game of a detached file (shared games are looked up in the table).
+    private: Option<Arc<Cell<G>>>,
+    /// The file has written a command: it reads only its own replies.
+    wrote: bool,
+    /// A file that never wrote has taken its copy of the game's latest reply.
+    took_latest: bool,
+    reply: Reply,
+    pos: usize,
+}
+
+/// An open file of a game device.
+#[pin_data(PinnedDrop)]
+pub(crate) struct GameFile<G: DeviceGame>
+where
+    G::Side: Send,
+{
+    #[pin]
+    inner: Mutex<FileInner<G>>,
+}
+
+impl<G: DeviceGame> GameFile<G>
+where
+    G::Side: Send,
+{
+    /// The cell of this file's game; created on demand when `create`.
+    fn cell(inner: &mut FileInner<G>, create: bool) -> Result<(Option<Arc<Cell<G>>>, Env)> {
+        let mut t = G::games().lock();
+        let env = t.env();
+        if inner.owner.private != 0 {
+            if let Some(c) = &inner.private {
+                if let Some(slot) = table::find(&mut t.slots, inner.owner) {
+                    slot.last_used_ms = t.now_ms();
+                }
+                return Ok((Some(c.clone()), env));
+            }
+            let c = t.get(inner.owner, create)?;
+            inner.private = c.clone();
+            return Ok((c, t.env()));
+        }
+        let c = t.get(inner.owner, create)?;
+        Ok((c, t.env()))
+    }
+
+    /// Runs one command (at most `LINE_MAX` bytes, or `None` for an over-long write).
+    fn command(&self, raw: &[u8]) -> Result {
+        let mut inner = self.inner.lock();
+        let (cell, env) = Self::cell(&mut inner, true)?;
+        let cell = cell.ok_or(ENOSPC)?;
+        let copy = {
+            let mut st = cell.state.lock();
+            while st.session.is_busy() && !Session::<G>::answers_while_busy(raw) {
+                if cell.idle.wait_interruptible(&mut st) {
+                    return Err(ERESTARTSYS);
+                }
+            }
+            let action = st.session.execute(raw, &env, &mut inner.reply);
+            match action {
+                Action::Done => {
+                    st.last.copy_from(&inner.reply);
+                    inner.wrote = true;
+                    inner.pos = 0;
+                    return Ok(());
+                }
+                Action::Think(copy) => (copy, st.session.budget()),
+            }
+        };
+        let (copy, budget) = copy;
+        drop(inner);
+
+        // The search: in this task, no lock held, bounded by the budget and signals.
+        let thought = Self::think(&copy, budget);
+
+        let mut inner = self.inner.lock();
+        let mut st = cell.state.lock();
+        let result = match thought {
+            Ok(t) => {
+                let interrupted = matches!(t, crate::session::game::Thought::Interrupted);
+                st.session.finish(t, &mut inner.reply);
+                if interrupted {
+                    Err(ERESTARTSYS)
+                } else {
+                    st.last.copy_from(&inner.reply);
+                    inner.wrote = true;
+                    inner.pos = 0;
+                    Ok(())
+                }
+            }
+            Err(e) => {
+                st.session.cancel();
+                Err(e)
+            }
+        };
+        drop(st);
+        cell.idle.notify_all();
+        result
+    }
+
+    fn think(
+        copy: &G,
+        budget: crate::common::budget::Budget,
+    ) -> Result<crate::session::game::Thought<G::Move>> {
+        let n = TT_ENTRIES.load(Ordering::Relaxed);
+        let mut tt = KVVec::with_capacity(n, GFP_KERNEL)?;
+        for _ in 0..n {
+            tt.push(G::TT_EMPTY, GFP_KERNEL)?;
+        }
+        let mut plies = KVVec::with_capacity(G::PLIES, GFP_KERNEL)?;
+        for _ in 0..G::PLIES {
+            plies.push(G::PLY_EMPTY, GFP_KERNEL)?;
+        }
+        let mut clock = KernelClock::new();
+        let mut signal = SignalInterrupt;
+        let mut meter = Meter::new(budget, &mut clock, &mut signal);
+        Ok(copy.think(&mut tt, &mut plies, &mut meter))
+    }
+}
+
+#[vtable]
+impl<G: DeviceGame> MiscDevice for GameFile<G>
+where
+    G::Side: Send,
+{
+    type Ptr = Pin<KBox<Self>>;
+
+    fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
+        let uid = file.cred().euid().into_raw().val;
+        KBox::try_pin_init(
+            try_pin_init!(Self {
+                inner <- new_mutex!(FileInner {
+                    owner: Owner::shared(uid),
+                    private: None,
+                    wrote: false,
+                    took_latest: false,
+                    reply: Reply::new(),
+                    pos: 0,
+                }),
+            }),
+            GFP_KERNEL,
+        )
+    }
+
+    fn write_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterSource<'_>) -> Result<usize> {
+        let me = kiocb.file();
+        let len = iov.len();
+        if len == 0 {
+            return Ok(0);
+        }
+        let mut buf = [0u8; LINE_MAX + 1];
+        let raw = take_line(iov, &mut buf)?;
+        me.command(raw)?;
+        Ok(len)
+    }
+
+    fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
+        let me = kiocb.file();
+        let mut inner = me.inner.lock();
+        if !inner.wrote && !inner.took_latest {
+            inner.took_latest = true;
+            let (cell, _) = Self::cell(&mut inner, false)?;
+            match cell {
+                Some(cell) => {
+                    let st = cell.state.lock();
+                    inner.reply.copy_from(&st.last);
+                }
+                None => inner.reply.clear(),
+            }
+            inner.pos = 0;
+        }
+        let FileInner { reply, pos, .. } = &mut *inner;
+        give_reply(reply, pos, iov)
+    }
+
+    fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, _arg: usize) -> Result<isize> {
+        if cmd != KGAMES_IOC_PRIVATE {
+            return Err(ENOTTY);
+        }
+        let mut inner = me.inner.lock();
+        let old = inner.owner;
+        inner.owner = Owner {
+            uid: old.uid,
+            private: NEXT_PRIVATE.fetch_add(1, Ordering::Relaxed),
+        };
+        let old_cell = inner.private.take();
+        inner.wrote = false;
+        inner.took_latest = true;
+        inner.reply.clear();
+        inner.pos = 0;
+        drop(inner);
+        if old.private != 0 {
+            let removed = table::remove(&mut G::games().lock().slots, old);
+            drop(removed);
+        }
+        drop(old_cell);
+        Ok(0)
+    }
+}
+
+#[pinned_drop]
+impl<G: DeviceGame> PinnedDrop for GameFile<G>
+where
+    G::Side: Send,
+{
+    fn drop(self: Pin<&mut Self>) {
+        let owner = self.inner.lock().owner;
+        if owner.private != 0 {
+            let removed = table::remove(&mut G::games().lock().slots, owner);
+            drop(removed);
+        }
+    }
+}

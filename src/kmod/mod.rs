@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The device glue: a thin kernel shell around the `core`-only session layer.
+//!
+//! [`game_device`] serves every device that plugs a [`Game`](crate::session::game::Game) into
+//! the session layer (reversi, chess); [`kxo`] is `/dev/kxo`. [`clock`] gives the engines a
+//! monotonic clock and the signal check.
+
+pub(crate) mod clock;
+pub(crate) mod game_device;
+pub(crate) mod kxo;
+
+use kernel::{
+    miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
+    prelude::*,
+};
+
+use crate::session::{chess_game::Chess, reversi_game::Reversi};
+use game_device::{DeviceGame, GameFile, Games};
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    unsafe(uninit) static REVERSI_GAMES: Mutex<Games<Reversi>> = Games::new();
+}
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    unsafe(uninit) static CHESS_GAMES: Mutex<Games<Chess>> = Games::new();
+}
+
+impl DeviceGame for Reversi {
+    type Lock = REVERSI_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<REVERSI_GAMES> {
+        &REVERSI_GAMES
+    }
+}
+
+impl DeviceGame for Chess {
+    type Lock = CHESS_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<CHESS_GAMES> {
+        &CHESS_GAMES
+    }
+}
+
+/// Clamps a module parameter into `lo..=hi`.
+fn param(value: u32, lo: u32, hi: u32) -> usize {
+    value.clamp(lo, hi) as usize
+}
+
+/// The module: the three registrations. Dropping it deregisters the devices (no file can be
+/// open: the module reference count prevents unloading) and then frees every game.
+#[pin_data(PinnedDrop)]
+pub(crate) struct KGames {
+    #[pin]
+    reversi: MiscDeviceRegistration<GameFile<Reversi>>,
+    #[pin]
+    chess: MiscDeviceRegistration<GameFile<Chess>>,
+    #[pin]
+    kxo: MiscDeviceRegistration<kxo::KxoFile>,
+}
+
+impl kernel::InPlaceModule for KGames {
+    fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
+        let limits = game_device::Config {
+            max_games: param(crate::module_parameters::max_games.value(), 1, 4096),
+            max_user_games: param(crate::module_parameters::max_user_games.value(), 1, 4096),
+            tt_entries: param(crate::module_parameters::tt_entries.value(), 1024, 1 << 22),
+        };
+        if crate::module_parameters::test_warn.value() {
+            // Test only: one deliberate warning, so the runner's detector is proven to work.
+            kernel::warn_on!(true);
+        }
+        // SAFETY: called once, at load, before the devices using the locks are registered.
+        unsafe {
+            REVERSI_GAMES.init();
+            CHESS_GAMES.init();
+        }
+        let ready = Reversi::setup_table(limits).and_then(|()| Chess::setup_table(limits));
+        try_pin_init!(Self {
+            reversi <- {
+                ready?;
+                MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" })
+            },
+            chess <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"chess" }),
+            kxo <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"kxo" }),
+        })
+    }
+}
+
+#[pinned_drop]
+impl PinnedDrop for KGames {
+    fn drop(self: Pin<&mut Self>) {
+        Reversi::clear_table();
+        Chess::clear_table();
+    }
+}

@@ -1,0 +1,197 @@
+//! `/dev/chess`: the chess engine behind the [`Game`] trait (PROTOCOL.md section 2).
+
+use core::fmt::Write;
+
+use super::game::{Game, Thought};
+use super::reply::{Reply, Word};
+use crate::chess::game::{Game as ChessGame, Status};
+use crate::chess::moves::Move;
+use crate::chess::notation::{
+    write_board, write_last_move, write_legal_moves, ClassicMove, ParseError, BOARD_LEN,
+};
+use crate::chess::position::Position;
+use crate::chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use crate::chess::square::Color;
+use crate::common::budget::Meter;
+use crate::common::text::BufWriter;
+
+/// A chess game against the CPU.
+#[derive(Clone)]
+pub struct Chess {
+    game: ChessGame,
+    human: Color,
+}
+
+impl Chess {
+    /// The game record.
+    pub fn game(&self) -> &ChessGame {
+        &self.game
+    }
+}
+
+fn status_word(s: Option<Status>) -> Word {
+    match s {
+        Some(Status::Mate) => Word::Mate,
+        Some(Status::Tie) => Word::Tie,
+        Some(Status::Check) => Word::Check,
+        Some(Status::Ok) => Word::Ok,
+        None => Word::NoGame,
+    }
+}
+
+/// Runs `f` on a writer over the free part of `out` and keeps what it wrote (all or nothing).
+fn with_writer(out: &mut Reply, f: impl FnOnce(&mut BufWriter<'_>) -> core::fmt::Result) {
+    let mut w = BufWriter::new(out.remaining_mut());
+    let n = if f(&mut w).is_ok() { w.len() } else { 0 };
+    out.advance(n);
+}
+
+const HELP: &str = "\
+00 W|B       new game, the human plays white or black (white moves first)
+01           the board: 64 squares a1..h8, colour+piece or **, then a newline
+02 MOVE      the human moves: WPe2-e4, WPe4-d5xBP, WPe7-e8yWQ, WKe1-g1
+03           the CPU moves
+04           the human resigns
+05 MS|N<n>   the CPU's budget per move: 1-9000 ms or a node count
+06           the last move (WPe2-e4 e2e4, or NONE)
+07           the legal moves of the side to move
+08           the CPU plays one move for the human
+09           status
+10 FEN       set up a position from FEN
+11           the position as FEN
+99           this help
+";
+
+impl Game for Chess {
+    const NAME: &'static str = "chess";
+    const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11];
+    const HELP: &'static str = HELP;
+    const BOARD_BEFORE_GAME: bool = false;
+
+    type Side = Color;
+    type Input = ClassicMove;
+    type Move = Move;
+    type TtEntry = TtEntry;
+    type Ply = Ply;
+    const TT_EMPTY: TtEntry = TtEntry::EMPTY;
+    const PLY_EMPTY: Ply = Ply::EMPTY;
+    const PLIES: usize = crate::chess::search::MAX_PLY;
+
+    fn parse_side(arg: &[u8]) -> Option<Color> {
+        match arg {
+            b"W" => Some(Color::White),
+            b"B" => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    fn default_side() -> Color {
+        Color::White
+    }
+
+    fn side_letter(side: Color) -> u8 {
+        side.protocol_char()
+    }
+
+    fn start(human: Color) -> Self {
+        Chess {
+            game: ChessGame::new(),
+            human,
+        }
+    }
+
+    fn setup(arg: &[u8], human: Color) -> Option<Self> {
+        let pos = Position::from_fen(arg).ok()?;
+        Some(Chess {
+            game: ChessGame::from_position(pos),
+            human,
+        })
+    }
+
+    fn write_idle_board(_out: &mut Reply) {}
+
+    fn write_board(&self, out: &mut Reply) {
+        let mut b = [0; BOARD_LEN];
+        write_board(self.game.position(), &mut b);
+        let _ = out.push(&b);
+    }
+
+    fn parse_move(arg: &[u8]) -> Option<ClassicMove> {
+        ClassicMove::parse(arg).ok()
+    }
+
+    fn human_to_move(&self) -> bool {
+        self.game.position().turn() == self.human
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn play_human(&mut self, input: ClassicMove) -> Result<Word, Word> {
+        let m = input.resolve(self.game.position()).map_err(|e| match e {
+            ParseError::Format => Word::InvFmt,
+            ParseError::Illegal => Word::IllMove,
+        })?;
+        Ok(status_word(self.game.play(m)))
+    }
+
+    fn human_04(&mut self) -> Result<Word, Word> {
+        if self.game.resign(self.human) {
+            Ok(Word::Ok)
+        } else {
+            Err(Word::NoGame)
+        }
+    }
+
+    fn think(&self, tt: &mut [TtEntry], plies: &mut [Ply], meter: &mut Meter<'_>) -> Thought<Move> {
+        tt.fill(TtEntry::EMPTY);
+        let mut ctx = SearchContext::new(tt, plies);
+        match best_move(&self.game, &mut ctx, meter) {
+            SearchResult::Move(m) => Thought::Move(m),
+            SearchResult::Interrupted => Thought::Interrupted,
+            SearchResult::NoMove => Thought::Pass,
+        }
+    }
+
+    fn play_thought(&mut self, thought: Thought<Move>) -> Word {
+        match thought {
+            Thought::Move(m) => status_word(self.game.play(m)),
+            Thought::Pass | Thought::Interrupted => Word::IllMove,
+        }
+    }
+
+    fn write_last(&self, out: &mut Reply) {
+        match self.game.last_move() {
+            None => {
+                let _ = out.push(b"NONE");
+            }
+            Some(m) => {
+                // The mover of the last move is the side not to move now.
+                let color = self.game.position().turn().other();
+                with_writer(out, |w| write_last_move(m, color, w));
+            }
+        }
+    }
+
+    fn write_legal(&self, out: &mut Reply) {
+        if !self.game.is_over() {
+            with_writer(out, |w| write_legal_moves(self.game.position(), w));
+        }
+    }
+
+    fn write_position(&self, out: &mut Reply) {
+        with_writer(out, |w| self.game.position().write_fen(w));
+    }
+
+    fn write_status(&self, out: &mut Reply) {
+        let pos = self.game.position();
+        let _ = write!(
+            out,
+            " turn={} halfmoves={} fullmoves={}",
+            char::from(pos.turn().protocol_char()),
+            pos.halfmoves(),
+            pos.fullmoves()
+        );
+    }
+}

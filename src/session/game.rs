@@ -1,0 +1,90 @@
+//! The trait a device's game implements to plug into the session layer.
+
+use super::reply::{Reply, Word};
+use crate::common::budget::Meter;
+
+/// What a CPU search produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Thought<M> {
+    /// Play this move.
+    Move(M),
+    /// The side to move has no move and passes (reversi).
+    Pass,
+    /// A signal stopped the search: nothing is played.
+    Interrupted,
+}
+
+/// One game of a device: its rules, its text forms and its CPU player.
+///
+/// The session layer checks the command number, the argument format, whether a game is in
+/// progress and then calls these; each method that changes the game either succeeds or leaves
+/// the game exactly as it was.
+pub trait Game: Clone + Sized {
+    /// The device name (`reversi`).
+    const NAME: &'static str;
+    /// The commands of section 0.4 this device knows, beyond 00-04, 09 and 99.
+    const EXTRAS: &'static [u8];
+    /// The reply of `99`.
+    const HELP: &'static str;
+    /// Whether `01` answers before the first game (reversi: the start board) or NOGAME.
+    const BOARD_BEFORE_GAME: bool;
+
+    /// A player's side (colour).
+    type Side: Copy + PartialEq;
+    /// A parsed human move of `02`.
+    type Input: Copy;
+    /// A move the CPU chose.
+    type Move: Copy;
+    /// One transposition-table entry of the CPU's search.
+    type TtEntry: Copy;
+    /// One per-ply record of the CPU's search (`()` if none).
+    type Ply;
+    /// An empty table entry.
+    const TT_EMPTY: Self::TtEntry;
+    /// An empty ply record.
+    const PLY_EMPTY: Self::Ply;
+    /// How many ply records a search needs.
+    const PLIES: usize;
+
+    /// Parses the argument of `00` (`X`/`O`, `W`/`B`).
+    fn parse_side(arg: &[u8]) -> Option<Self::Side>;
+    /// The side of the human before any `00`.
+    fn default_side() -> Self::Side;
+    /// The side letter.
+    fn side_letter(side: Self::Side) -> u8;
+    /// A new game from the start position, the human playing `human`.
+    fn start(human: Self::Side) -> Self;
+    /// A new game from the position given to `10`, or `None` when it is malformed or invalid.
+    fn setup(arg: &[u8], human: Self::Side) -> Option<Self>;
+    /// The `01` board before any game (only called when [`Self::BOARD_BEFORE_GAME`]).
+    fn write_idle_board(out: &mut Reply);
+    /// The `01` board.
+    fn write_board(&self, out: &mut Reply);
+    /// Parses the argument of `02` (the format only: no game needed).
+    fn parse_move(arg: &[u8]) -> Option<Self::Input>;
+    /// True when the human is to move.
+    fn human_to_move(&self) -> bool;
+    /// True once the game has ended.
+    fn is_over(&self) -> bool;
+    /// Plays the human's move (`02`); ILLMOVE leaves the game unchanged. Returns the reply word.
+    fn play_human(&mut self, input: Self::Input) -> Result<Word, Word>;
+    /// The human's `04` (reversi: pass, chess: resign). Returns the reply word.
+    fn human_04(&mut self) -> Result<Word, Word>;
+    /// Searches a move for the side to move within the meter's budget.
+    fn think(
+        &self,
+        tt: &mut [Self::TtEntry],
+        plies: &mut [Self::Ply],
+        meter: &mut Meter<'_>,
+    ) -> Thought<Self::Move>;
+    /// Plays a searched move (or the pass) for the side to move. Returns the reply word.
+    fn play_thought(&mut self, thought: Thought<Self::Move>) -> Word;
+    /// `06`: the last move, `NONE` before any (no newline).
+    fn write_last(&self, out: &mut Reply);
+    /// `07`: the legal moves of the side to move, space-separated (no newline).
+    fn write_legal(&self, out: &mut Reply);
+    /// `11`: the position in the notation of `10` (no newline).
+    fn write_position(&self, out: &mut Reply);
+    /// `09`: the game's own `key=value` pairs, each preceded by a space (no newline).
+    fn write_status(&self, out: &mut Reply);
+}

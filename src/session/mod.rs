@@ -1,0 +1,18 @@
+//! The protocol and session layer shared by every device (PROTOCOL.md section 0).
+//!
+//! A device's game plugs in through the [`Game`](game::Game) trait; everything else lives
+//! here once: write framing and the line limit ([`command`]), reply words and the reply buffer
+//! ([`reply`]), the command state machine of one game ([`state`]), and the table of live games
+//! with its caps and idle eviction ([`table`]). This is `core`-only code: the kernel module
+//! wraps it in locks, files and user copies, and the host crate tests it with a fake clock.
+
+pub mod chess_game;
+pub mod command;
+pub mod game;
+pub mod reply;
+pub mod reversi_game;
+pub mod state;
+pub mod table;
+
+#[cfg(test)]
+mod tests;

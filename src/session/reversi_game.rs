@@ -1,0 +1,210 @@
+//! `/dev/reversi`: the reversi engine behind the [`Game`] trait (PROTOCOL.md section 1).
+
+use core::fmt::Write;
+
+use super::game::{Game, Thought};
+use super::reply::{Reply, Word};
+use crate::common::budget::Meter;
+use crate::reversi::bitboard::Squares;
+use crate::reversi::notation::{square_at, square_name};
+use crate::reversi::position::{Color, Position};
+use crate::reversi::search::{best_move, Outcome, SearchContext};
+use crate::reversi::tt::TtEntry;
+
+/// The last move played, for `06`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    None,
+    Pass,
+    Square(u8),
+}
+
+/// A reversi game against the CPU.
+#[derive(Clone)]
+pub struct Reversi {
+    pos: Position,
+    human: Color,
+    last: Last,
+    plies: u32,
+}
+
+impl Reversi {
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    fn result_word(&self) -> Word {
+        if !self.pos.is_over() {
+            return Word::Ok;
+        }
+        match self.pos.winner() {
+            None => Word::Tie,
+            Some(c) if c == self.human => Word::Win,
+            Some(_) => Word::Lose,
+        }
+    }
+
+    fn advance(&mut self, next: Position, last: Last) -> Word {
+        self.pos = next;
+        self.last = last;
+        self.plies = self.plies.saturating_add(1);
+        self.result_word()
+    }
+}
+
+const HELP: &str = "\
+00 X|O       new game, the human plays X or O (X moves first)
+01           the board: 64 cells X/O/-, a tab, the side to move
+02 C R       the human moves at column C, row R (0-7)
+03           the CPU moves (or passes)
+04           the human passes (only without a legal move)
+05 MS|N<n>   the CPU's budget per move: 1-9000 ms or a node count
+06           the last move (d3, PASS or NONE)
+07           the legal moves of the side to move
+08           the CPU plays one move for the human
+09           status
+10 CELLS S   set up: 64 cells X/O/-, a space, X or O to move
+11           the position in the notation of 10
+99           this help
+";
+
+impl Game for Reversi {
+    const NAME: &'static str = "reversi";
+    const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11];
+    const HELP: &'static str = HELP;
+    const BOARD_BEFORE_GAME: bool = true;
+
+    type Side = Color;
+    type Input = u8;
+    type Move = u8;
+    type TtEntry = TtEntry;
+    type Ply = ();
+    const TT_EMPTY: TtEntry = TtEntry::EMPTY;
+    const PLY_EMPTY: () = ();
+    const PLIES: usize = 0;
+
+    fn parse_side(arg: &[u8]) -> Option<Color> {
+        match arg {
+            [c] => Color::from_letter(*c),
+            _ => None,
+        }
+    }
+
+    fn default_side() -> Color {
+        Color::X
+    }
+
+    fn side_letter(side: Color) -> u8 {
+        side.letter()
+    }
+
+    fn start(human: Color) -> Self {
+        Reversi {
+            pos: Position::start(),
+            human,
+            last: Last::None,
+            plies: 0,
+        }
+    }
+
+    fn setup(arg: &[u8], human: Color) -> Option<Self> {
+        Some(Reversi {
+            pos: Position::parse_setup(arg)?,
+            human,
+            last: Last::None,
+            plies: 0,
+        })
+    }
+
+    fn write_idle_board(out: &mut Reply) {
+        let mut b = [0; 67];
+        Position::start().write_board(&mut b);
+        let _ = out.push(&b);
+    }
+
+    fn write_board(&self, out: &mut Reply) {
+        let mut b = [0; 67];
+        self.pos.write_board(&mut b);
+        let _ = out.push(&b);
+    }
+
+    fn parse_move(arg: &[u8]) -> Option<u8> {
+        match *arg {
+            [c @ b'0'..=b'7', b' ', r @ b'0'..=b'7'] => square_at(c - b'0', r - b'0'),
+            _ => None,
+        }
+    }
+
+    fn human_to_move(&self) -> bool {
+        self.pos.side_to_move() == self.human
+    }
+
+    fn is_over(&self) -> bool {
+        self.pos.is_over()
+    }
+
+    fn play_human(&mut self, sq: u8) -> Result<Word, Word> {
+        let next = self.pos.play(sq).ok_or(Word::IllMove)?;
+        Ok(self.advance(next, Last::Square(sq)))
+    }
+
+    fn human_04(&mut self) -> Result<Word, Word> {
+        let next = self.pos.pass().ok_or(Word::IllMove)?;
+        Ok(self.advance(next, Last::Pass))
+    }
+
+    fn think(&self, tt: &mut [TtEntry], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<u8> {
+        let mut ctx = SearchContext::new(tt);
+        ctx.clear();
+        match best_move(&self.pos, &mut ctx, meter).outcome {
+            Outcome::Move(sq) => Thought::Move(sq),
+            Outcome::Pass => Thought::Pass,
+            Outcome::Interrupted => Thought::Interrupted,
+        }
+    }
+
+    fn play_thought(&mut self, thought: Thought<u8>) -> Word {
+        let (next, last) = match thought {
+            Thought::Move(sq) => (self.pos.play(sq), Last::Square(sq)),
+            Thought::Pass => (self.pos.pass(), Last::Pass),
+            Thought::Interrupted => (None, Last::None),
+        };
+        match next {
+            Some(next) => self.advance(next, last),
+            None => Word::IllMove,
+        }
+    }
+
+    fn write_last(&self, out: &mut Reply) {
+        let _ = match self.last {
+            Last::None => out.push(b"NONE"),
+            Last::Pass => out.push(b"PASS"),
+            Last::Square(sq) => out.push(&square_name(sq)),
+        };
+    }
+
+    fn write_legal(&self, out: &mut Reply) {
+        for (i, sq) in Squares(self.pos.legal_moves()).enumerate() {
+            if i > 0 {
+                let _ = out.push(b" ");
+            }
+            let _ = out.push(&square_name(sq));
+        }
+    }
+
+    fn write_position(&self, out: &mut Reply) {
+        let _ = out.push(&self.pos.setup());
+    }
+
+    fn write_status(&self, out: &mut Reply) {
+        let _ = write!(
+            out,
+            " turn={} x={} o={} plies={}",
+            char::from(self.pos.side_to_move().letter()),
+            self.pos.count_x(),
+            self.pos.count_o(),
+            self.plies
+        );
+    }
+}

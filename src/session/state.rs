@@ -1,0 +1,236 @@
+//! The command state machine of one game (PROTOCOL.md 0.1-0.4).
+//!
+//! [`Session::execute`] answers a command at once, or hands back a copy of the game to search
+//! ([`Action::Think`]) and marks the session busy; the caller searches without holding any
+//! lock and then calls [`Session::finish`] (or [`Session::cancel`] after a signal). While busy,
+//! only `01` may be answered (from the position before the move): the caller makes every
+//! other command wait until the session is idle again.
+
+use core::fmt::Write;
+
+use super::command::{frame, Command};
+use super::game::{Game, Thought};
+use super::reply::{Reply, Word};
+use crate::common::budget::Budget;
+
+/// Table figures shown by `09`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Env {
+    /// Live games of the device.
+    pub games: usize,
+    /// Cap on live games of the device.
+    pub max_games: usize,
+}
+
+/// What the caller does after [`Session::execute`].
+pub enum Action<G> {
+    /// The reply is ready.
+    Done,
+    /// Search a move for the side to move of this copy, then call [`Session::finish`].
+    Think(G),
+}
+
+/// One game slot: the game (if one was started), the human's side, the CPU's budget.
+///
+/// Invariant: while `busy`, `game` is `Some`, in progress, and no command but `01` runs.
+#[derive(Clone)]
+pub struct Session<G: Game> {
+    game: Option<G>,
+    human: G::Side,
+    budget: Budget,
+    busy: bool,
+}
+
+impl<G: Game> Default for Session<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Session<G> {
+    /// No game yet, the default side and budget.
+    pub fn new() -> Self {
+        Session {
+            game: None,
+            human: G::default_side(),
+            budget: Budget::DEFAULT,
+            busy: false,
+        }
+    }
+
+    /// True for the command numbers this device knows.
+    pub fn known(n: u8) -> bool {
+        matches!(n, 0..=4 | 9 | 99) || G::EXTRAS.contains(&n)
+    }
+
+    /// True while a CPU search is in flight.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The CPU's budget per move.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The game, if one was started.
+    pub fn game(&self) -> Option<&G> {
+        self.game.as_ref()
+    }
+
+    /// True if the raw write may be answered while a search is in flight (`01`).
+    pub fn answers_while_busy(raw: &[u8]) -> bool {
+        matches!(frame(raw), Ok(b"01"))
+    }
+
+    fn in_progress(&mut self) -> Result<&mut G, Word> {
+        match self.game.as_mut() {
+            Some(g) if !g.is_over() => Ok(g),
+            _ => Err(Word::NoGame),
+        }
+    }
+
+    fn started(&self) -> Result<&G, Word> {
+        self.game.as_ref().ok_or(Word::NoGame)
+    }
+
+    /// Runs one write. The reply goes to `out` (replaced), unless a search is needed.
+    pub fn execute(&mut self, raw: &[u8], env: &Env, out: &mut Reply) -> Action<G> {
+        out.clear();
+        match self.dispatch(raw, env, out) {
+            Ok(Some(copy)) => {
+                self.busy = true;
+                Action::Think(copy)
+            }
+            Ok(None) => Action::Done,
+            Err(w) => {
+                out.set_word(w);
+                Action::Done
+            }
+        }
+    }
+
+    fn dispatch(&mut self, raw: &[u8], env: &Env, out: &mut Reply) -> Result<Option<G>, Word> {
+        let line = frame(raw)?;
+        let cmd = Command::split(line, Self::known)?;
+        if self.busy && line != b"01" {
+            // The caller waits for the search; reaching this is a caller bug: change nothing.
+            return Err(Word::Oot);
+        }
+        let word = match cmd.number {
+            0 => {
+                let side = match cmd.args()? {
+                    [c] => G::parse_side(&[*c]).ok_or(Word::InvFmt)?,
+                    _ => return Err(Word::InvFmt),
+                };
+                self.human = side;
+                self.game = Some(G::start(side));
+                Word::Ok
+            }
+            1 => {
+                cmd.no_args()?;
+                match &self.game {
+                    Some(g) => g.write_board(out),
+                    None if G::BOARD_BEFORE_GAME => G::write_idle_board(out),
+                    None => return Err(Word::NoGame),
+                }
+                return Ok(None);
+            }
+            2 => {
+                let input = G::parse_move(cmd.args()?).ok_or(Word::InvFmt)?;
+                let g = self.in_progress()?;
+                if !g.human_to_move() {
+                    return Err(Word::Oot);
+                }
+                g.play_human(input)?
+            }
+            3 | 8 => {
+                cmd.no_args()?;
+                let g = self.in_progress()?;
+                if g.human_to_move() != (cmd.number == 8) {
+                    return Err(Word::Oot);
+                }
+                return Ok(Some(g.clone()));
+            }
+            4 => {
+                cmd.no_args()?;
+                let g = self.in_progress()?;
+                if !g.human_to_move() {
+                    return Err(Word::Oot);
+                }
+                g.human_04()?
+            }
+            5 => {
+                self.budget = Budget::parse(cmd.args()?).ok_or(Word::InvFmt)?;
+                Word::Ok
+            }
+            6 | 7 | 11 => {
+                cmd.no_args()?;
+                let g = self.started()?;
+                match cmd.number {
+                    6 => g.write_last(out),
+                    7 => g.write_legal(out),
+                    _ => g.write_position(out),
+                }
+                let _ = out.push(b"\n");
+                return Ok(None);
+            }
+            9 => {
+                cmd.no_args()?;
+                self.write_status(env, out);
+                return Ok(None);
+            }
+            10 => {
+                let g = G::setup(cmd.args()?, self.human).ok_or(Word::InvFmt)?;
+                self.game = Some(g);
+                Word::Ok
+            }
+            99 => {
+                cmd.no_args()?;
+                let _ = out.push(G::HELP.as_bytes());
+                return Ok(None);
+            }
+            _ => return Err(Word::UnkCmd),
+        };
+        out.set_word(word);
+        Ok(None)
+    }
+
+    fn write_status(&self, env: &Env, out: &mut Reply) {
+        let state = match &self.game {
+            None => "none",
+            Some(g) if g.is_over() => "over",
+            Some(_) => "playing",
+        };
+        let _ = write!(out, "device={} state={}", G::NAME, state);
+        let _ = write!(out, " human={}", char::from(G::side_letter(self.human)));
+        if let Some(g) = &self.game {
+            g.write_status(out);
+        }
+        let _ = match self.budget {
+            Budget::TimeMs(ms) => write!(out, " budget={ms}ms"),
+            Budget::Nodes(n) => write!(out, " budget=N{n}"),
+        };
+        let _ = writeln!(out, " games={}/{}", env.games, env.max_games);
+    }
+
+    /// Applies the search result of [`Action::Think`] and writes its reply. An interrupted
+    /// search changes nothing (the caller returns `ERESTARTSYS`).
+    pub fn finish(&mut self, thought: Thought<G::Move>, out: &mut Reply) {
+        self.busy = false;
+        out.clear();
+        if matches!(thought, Thought::Interrupted) {
+            return;
+        }
+        let word = match self.game.as_mut() {
+            Some(g) if !g.is_over() => g.play_thought(thought),
+            _ => Word::NoGame,
+        };
+        out.set_word(word);
+    }
+
+    /// Ends a search without playing anything.
+    pub fn cancel(&mut self) {
+        self.busy = false;
+    }
+}

@@ -1,0 +1,270 @@
+//! Host tests of the session layer: command parsing, check order, turn handling, the CPU
+//! move's two phases, and that a rejected command changes nothing.
+
+extern crate std;
+use std::vec::Vec;
+
+use super::chess_game::Chess;
+use super::game::{Game, Thought};
+use super::reply::Reply;
+use super::reversi_game::Reversi;
+use super::state::{Action, Env, Session};
+use crate::common::budget::{Meter, NeverInterrupt, NodeClock};
+
+const START: &[u8] = b"---------------------------OX------XO---------------------------\tX\n";
+
+struct Driver<G: Game> {
+    s: Session<G>,
+    out: Reply,
+    tt: Vec<G::TtEntry>,
+    plies: Vec<G::Ply>,
+}
+
+impl<G: Game> Driver<G> {
+    fn new() -> Self {
+        Driver {
+            s: Session::new(),
+            out: Reply::new(),
+            tt: (0..4096).map(|_| G::TT_EMPTY).collect(),
+            plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
+        }
+    }
+
+    fn run(&mut self, raw: &[u8]) -> Vec<u8> {
+        let env = Env {
+            games: 1,
+            max_games: 4,
+        };
+        if let Action::Think(copy) = self.s.execute(raw, &env, &mut self.out) {
+            assert!(self.s.is_busy());
+            let mut clock = NodeClock { ns_per_node: 1000 };
+            let mut never = NeverInterrupt;
+            let mut meter = Meter::new(self.s.budget(), &mut clock, &mut never);
+            let t = copy.think(&mut self.tt, &mut self.plies, &mut meter);
+            self.s.finish(t, &mut self.out);
+            assert!(!self.s.is_busy());
+        }
+        self.out.as_bytes().to_vec()
+    }
+
+    fn expect(&mut self, raw: &[u8], want: &[u8]) {
+        let got = self.run(raw);
+        assert_eq!(
+            got,
+            want,
+            "{:?}: got {:?}",
+            std::string::String::from_utf8_lossy(raw),
+            std::string::String::from_utf8_lossy(&got)
+        );
+    }
+
+    /// Runs `raw`, expects `want`, and checks that `01` and `11` did not change.
+    fn rejected(&mut self, raw: &[u8], want: &[u8]) {
+        let before = (self.run(b"01"), self.run(b"11"), self.run(b"09"));
+        self.expect(raw, want);
+        assert_eq!(
+            before,
+            (self.run(b"01"), self.run(b"11"), self.run(b"09")),
+            "{raw:?}"
+        );
+    }
+}
+
+#[test]
+fn reversi_board_before_and_after_a_game_starts() {
+    let mut d = Driver::<Reversi>::new();
+    d.expect(b"01\n", START);
+    d.expect(b"06", b"NOGAME\n");
+    d.expect(b"02 3 2", b"NOGAME\n");
+    d.expect(b"03", b"NOGAME\n");
+    d.expect(b"04", b"NOGAME\n");
+    d.expect(b"00 X\n", b"OK\n");
+    d.expect(b"01", START);
+    d.expect(b"06", b"NONE\n");
+    d.expect(b"07", b"d3 c4 f5 e6\n");
+    d.expect(b"02 3 2\n", b"OK\n");
+    let mut b = START.to_vec();
+    b[19] = b'X';
+    b[27] = b'X';
+    b[65] = b'O';
+    d.expect(b"01", &b);
+    d.expect(b"06", b"d3\n");
+    d.expect(b"11", &[&b[..64], b" O\n"].concat());
+}
+
+#[test]
+fn reversi_check_order_and_rejections_change_nothing() {
+    let mut d = Driver::<Reversi>::new();
+    for (cmd, want) in [
+        (&b"42"[..], &b"UNKCMD\n"[..]),
+        (b"", b"UNKCMD\n"),
+        (b"\n", b"UNKCMD\n"),
+        (b"x1", b"UNKCMD\n"),
+        (b"00", b"INVFMT\n"),
+        (b"00 Z", b"INVFMT\n"),
+        (b"00 x", b"INVFMT\n"),
+        (b"00 XX", b"INVFMT\n"),
+        (b"00X", b"INVFMT\n"),
+        (b"01 ", b"INVFMT\n"),
+        (b"01 x", b"INVFMT\n"),
+        (b"02 8 3", b"INVFMT\n"),
+        (b"02 3", b"INVFMT\n"),
+        (b"02 3  2", b"INVFMT\n"),
+        (b"02 3 2 ", b"INVFMT\n"),
+        (b"02 a b", b"INVFMT\n"),
+        (b"05 0", b"INVFMT\n"),
+        (b"05 9001", b"INVFMT\n"),
+        (b"05 N0", b"INVFMT\n"),
+        (b"05 01", b"INVFMT\n"),
+        (b"10 xyz", b"INVFMT\n"),
+        (b"01\0", b"INVFMT\n"),
+        (b"01 \xff", b"INVFMT\n"),
+        (b"01\n\n", b"INVFMT\n"),
+        (b"02 3 2", b"NOGAME\n"),
+    ] {
+        d.rejected(cmd, want);
+    }
+    d.expect(b"00 O", b"OK\n");
+    d.rejected(b"02 3 2", b"OOT\n");
+    d.rejected(b"04", b"OOT\n");
+    d.rejected(b"08", b"OOT\n");
+    d.expect(b"00 X", b"OK\n");
+    d.rejected(b"03", b"OOT\n");
+    d.rejected(b"02 0 0", b"ILLMOVE\n");
+    d.rejected(b"02 3 3", b"ILLMOVE\n");
+    d.rejected(b"04", b"ILLMOVE\n");
+    let long = [b'0'; 300];
+    d.rejected(&long, b"INVFMT\n");
+}
+
+#[test]
+fn reversi_full_game_with_the_cpu_ends_with_a_result() {
+    let mut d = Driver::<Reversi>::new();
+    d.expect(b"05 N3000", b"OK\n");
+    d.expect(b"00 X", b"OK\n");
+    let mut plies = 0;
+    let last = loop {
+        plies += 1;
+        assert!(plies < 130, "the game does not end");
+        let board = d.run(b"01");
+        assert_eq!(board.len(), 67);
+        let human = board[65] == b'X';
+        let reply = if human {
+            // The human plays the first listed move, or passes.
+            let moves = d.run(b"07");
+            if moves == b"\n" {
+                d.run(b"04")
+            } else {
+                let sq = super::super::reversi::notation::parse_square(&moves[..2]).unwrap();
+                let cmd = std::format!("02 {} {}", sq % 8, sq / 8);
+                d.run(cmd.as_bytes())
+            }
+        } else {
+            d.run(b"03")
+        };
+        match &reply[..] {
+            b"OK\n" => continue,
+            b"WIN\n" | b"LOSE\n" | b"TIE\n" => break reply,
+            other => panic!(
+                "unexpected {:?}",
+                std::string::String::from_utf8_lossy(other)
+            ),
+        }
+    };
+    assert!(!last.is_empty());
+    d.expect(b"02 3 2", b"NOGAME\n");
+    d.expect(b"03", b"NOGAME\n");
+    assert!(d.run(b"09").starts_with(b"device=reversi state=over"));
+    assert_eq!(d.run(b"01").len(), 67);
+}
+
+#[test]
+fn reversi_is_deterministic_under_a_node_budget() {
+    let play = || {
+        let mut d = Driver::<Reversi>::new();
+        d.run(b"05 N5000");
+        d.run(b"00 O");
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            d.run(b"03");
+            moves.push(d.run(b"06"));
+            d.run(b"08");
+            moves.push(d.run(b"06"));
+        }
+        moves
+    };
+    assert_eq!(play(), play());
+}
+
+#[test]
+fn busy_session_answers_only_01() {
+    let mut d = Driver::<Reversi>::new();
+    d.run(b"00 O");
+    let env = Env::default();
+    let Action::Think(copy) = d.s.execute(b"03", &env, &mut d.out) else {
+        panic!("03 must search");
+    };
+    assert!(Session::<Reversi>::answers_while_busy(b"01\n"));
+    assert!(!Session::<Reversi>::answers_while_busy(b"02 3 2"));
+    let mut out = Reply::new();
+    assert!(matches!(d.s.execute(b"01", &env, &mut out), Action::Done));
+    assert_eq!(out.as_bytes(), START);
+    // An interrupted search leaves the game as it was.
+    d.s.finish(Thought::Interrupted, &mut out);
+    assert!(!d.s.is_busy());
+    assert_eq!(d.run(b"01"), START);
+    assert_eq!(d.run(b"06"), b"NONE\n");
+    assert_eq!(copy.position().count_x(), 2);
+}
+
+#[test]
+fn setup_and_help_and_status() {
+    let mut d = Driver::<Reversi>::new();
+    let cells = [b'X'; 64];
+    let mut setup = b"10 ".to_vec();
+    setup.extend_from_slice(&cells);
+    setup.extend_from_slice(b" O");
+    d.expect(&setup, b"OK\n");
+    assert!(d.run(b"09").starts_with(b"device=reversi state=over"));
+    d.expect(b"07", b"\n");
+    let help = d.run(b"99");
+    assert!(help.starts_with(b"00 X|O"));
+    assert!(help.ends_with(b"99           this help\n"));
+    d.expect(b"05 250", b"OK\n");
+    assert!(std::str::from_utf8(&d.run(b"09"))
+        .unwrap()
+        .contains(" budget=250ms "));
+}
+
+#[test]
+fn chess_flow_and_errors() {
+    let mut d = Driver::<Chess>::new();
+    d.expect(b"01", b"NOGAME\n");
+    d.expect(b"02 WPe2-e4", b"NOGAME\n");
+    d.expect(b"02 WPe2e4", b"INVFMT\n");
+    d.expect(b"00 W", b"OK\n");
+    let board = d.run(b"01");
+    assert_eq!(board.len(), 129);
+    assert!(board.starts_with(b"WRWNWBWQWKWBWNWRWPWPWPWPWPWPWPWP"));
+    d.rejected(b"02 wPe2-e4", b"INVFMT\n");
+    d.rejected(b"02 WPe2-e5", b"ILLMOVE\n");
+    d.rejected(b"02 BPe7-e5", b"ILLMOVE\n");
+    d.rejected(b"03", b"OOT\n");
+    d.rejected(b"00 X", b"INVFMT\n");
+    d.expect(b"02 WPe2-e4", b"OK\n");
+    d.expect(b"06", b"WPe2-e4 e2e4\n");
+    d.rejected(b"02 WPd2-d4", b"OOT\n");
+    d.expect(b"05 N2000", b"OK\n");
+    let r = d.run(b"03");
+    assert!(r == b"OK\n" || r == b"CHECK\n", "{r:?}");
+    assert!(d.run(b"06").starts_with(b"BP") || d.run(b"06").starts_with(b"BN"));
+    d.expect(b"04", b"OK\n");
+    d.expect(b"02 WPd2-d4", b"NOGAME\n");
+    assert_eq!(d.run(b"01").len(), 129);
+    // Mate in one from a set-up position.
+    d.expect(b"00 W", b"OK\n");
+    d.expect(b"10 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", b"OK\n");
+    d.expect(b"02 WRa1-a8", b"MATE\n");
+    d.expect(b"03", b"NOGAME\n");
+    d.expect(b"11", b"R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1\n");
+}
