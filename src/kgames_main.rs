@@ -16,6 +16,9 @@ mod chess;
 mod common;
 #[path = "kmod/mod.rs"]
 mod kmod;
+#[path = "kxo/mod.rs"]
+#[allow(unreachable_pub, dead_code)]
+mod kxo;
 #[path = "reversi/mod.rs"]
 #[allow(unreachable_pub, dead_code)]
 mod reversi;

@@ -70,7 +70,11 @@ pub(crate) fn take_line<'b>(
 }
 
 /// Copies the unread part of `reply` from `*pos` on and advances `*pos`; 0 at the end (EOF).
-pub(crate) fn give_reply(reply: &Reply, pos: &mut usize, iov: &mut IovIterDest<'_>) -> Result<usize> {
+pub(crate) fn give_reply(
+    reply: &Reply,
+    pos: &mut usize,
+    iov: &mut IovIterDest<'_>,
+) -> Result<usize> {
     let rest = reply.from(*pos);
     if rest.is_empty() {
         return Ok(0);
