@@ -9,21 +9,21 @@
 use kernel::prelude::*;
 
 #[path = "chess/mod.rs"]
-#[allow(unreachable_pub, dead_code)]
+#[allow(unreachable_pub, dead_code, unused_imports)]
 mod chess;
 #[path = "common/mod.rs"]
-#[allow(unreachable_pub, dead_code)]
+#[allow(unreachable_pub, dead_code, unused_imports)]
 mod common;
 #[path = "kmod/mod.rs"]
 mod kmod;
 #[path = "kxo/mod.rs"]
-#[allow(unreachable_pub, dead_code)]
+#[allow(unreachable_pub, dead_code, unused_imports)]
 mod kxo;
 #[path = "reversi/mod.rs"]
-#[allow(unreachable_pub, dead_code)]
+#[allow(unreachable_pub, dead_code, unused_imports)]
 mod reversi;
 #[path = "session/mod.rs"]
-#[allow(unreachable_pub, dead_code)]
+#[allow(unreachable_pub, dead_code, unused_imports)]
 mod session;
 
 module! {

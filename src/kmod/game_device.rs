@@ -170,7 +170,7 @@ impl<G: Game> Games<G> {
 }
 
 /// A [`Game`] served as a misc device: where its table lives.
-pub(crate) trait DeviceGame: Game + Send + 'static
+pub(crate) trait DeviceGame: Game + Send + Unpin + 'static
 where
     Self::Side: Send,
 {
@@ -234,8 +234,9 @@ where
         let env = t.env();
         if inner.owner.private != 0 {
             if let Some(c) = &inner.private {
+                let now = t.now_ms();
                 if let Some(slot) = table::find(&mut t.slots, inner.owner) {
-                    slot.last_used_ms = t.now_ms();
+                    slot.last_used_ms = now;
                 }
                 return Ok((Some(c.clone()), env));
             }

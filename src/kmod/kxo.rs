@@ -51,14 +51,16 @@ impl MiscDevice for KxoFile {
         }
         let mut buf = [0u8; LINE_MAX + 1];
         take_line(iov, &mut buf)?;
-        let mut inner = kiocb.file().inner.lock();
+        let me = kiocb.file();
+        let mut inner = me.inner.lock();
         inner.reply.set_word(Word::UnkCmd);
         inner.pos = 0;
         Ok(len)
     }
 
     fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
-        let mut inner = kiocb.file().inner.lock();
+        let me = kiocb.file();
+        let mut inner = me.inner.lock();
         let KxoInner { reply, pos } = &mut *inner;
         give_reply(reply, pos, iov)
     }

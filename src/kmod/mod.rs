@@ -20,12 +20,12 @@ use game_device::{DeviceGame, GameFile, Games};
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
-    unsafe(uninit) static REVERSI_GAMES: Mutex<Games<Reversi>> = Games::new();
+    pub(crate) unsafe(uninit) static REVERSI_GAMES: Mutex<Games<Reversi>> = Games::new();
 }
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
-    unsafe(uninit) static CHESS_GAMES: Mutex<Games<Chess>> = Games::new();
+    pub(crate) unsafe(uninit) static CHESS_GAMES: Mutex<Games<Chess>> = Games::new();
 }
 
 impl DeviceGame for Reversi {

@@ -152,7 +152,7 @@ impl Record {
     }
 
     /// The wire bytes, field by field in native endianness.
-    pub fn to_bytes(&self) -> [u8; Record::SIZE] {
+    pub fn to_bytes(self) -> [u8; Record::SIZE] {
         let mut b = [0u8; Record::SIZE];
         put(&mut b, 0, &self.version.to_ne_bytes());
         put(&mut b, 2, &self.size.to_ne_bytes());

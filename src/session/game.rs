@@ -19,7 +19,7 @@ pub enum Thought<M> {
 /// The session layer checks the command number, the argument format, whether a game is in
 /// progress and then calls these; each method that changes the game either succeeds or leaves
 /// the game exactly as it was.
-pub trait Game: Clone + Sized {
+pub trait Game: Clone + Sized + Unpin {
     /// The device name (`reversi`).
     const NAME: &'static str;
     /// The commands of section 0.4 this device knows, beyond 00-04, 09 and 99.
@@ -30,7 +30,7 @@ pub trait Game: Clone + Sized {
     const BOARD_BEFORE_GAME: bool;
 
     /// A player's side (colour).
-    type Side: Copy + PartialEq;
+    type Side: Copy + PartialEq + Unpin;
     /// A parsed human move of `02`.
     type Input: Copy;
     /// A move the CPU chose.
