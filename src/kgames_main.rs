@@ -45,6 +45,10 @@ module! {
             default: 65536,
             description: "Transposition-table entries of one CPU search (1024-4194304)",
         },
+        search_contexts: u32 {
+            default: 4,
+            description: "Preallocated CPU search contexts per device: concurrent searches (1-64)",
+        },
         test_warn: bool {
             default: false,
             description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",

@@ -8,7 +8,7 @@
 //! task, and the result is applied under the locks again. While a cell is busy, `01` answers
 //! from the position before the move and every other command waits interruptibly on `idle`.
 
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use kernel::{
     fs::{File, Kiocb},
@@ -21,7 +21,7 @@ use kernel::{
         lock::{GlobalLock, GlobalLockBackend},
         Arc, CondVar, Mutex,
     },
-    time::{Instant, Monotonic},
+    time::{delay::fsleep, Delta, Instant, Monotonic},
 };
 
 use super::clock::{KernelClock, SignalInterrupt};
@@ -43,12 +43,11 @@ pub(crate) struct Config {
     pub(crate) max_games: usize,
     pub(crate) max_user_games: usize,
     pub(crate) tt_entries: usize,
+    pub(crate) search_contexts: usize,
 }
 
 /// Private game ids: unique for the module's lifetime (0 means "shared").
 static NEXT_PRIVATE: AtomicU64 = AtomicU64::new(1);
-/// Transposition-table entries per search (set once at load).
-static TT_ENTRIES: AtomicUsize = AtomicUsize::new(65536);
 
 /// Takes one write: the whole line into `buf` (at most [`LINE_MAX`] bytes), or, for a longer
 /// write, consumes it whole and returns all of `buf` (`LINE_MAX + 1` bytes, which framing
@@ -124,6 +123,30 @@ pub(crate) struct Games<G: Game> {
     slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
     limits: Limits,
     epoch: Option<Instant<Monotonic>>,
+    /// The search contexts not in use (`search_contexts` of them at load).
+    pool: KVec<Scratch<G>>,
+    /// The uids with a search in flight: at most one search per user at a time.
+    searching: KVec<u32>,
+}
+
+/// The preallocated memory of one CPU search.
+pub(crate) struct Scratch<G: Game> {
+    tt: KVVec<G::TtEntry>,
+    plies: KVVec<G::Ply>,
+}
+
+impl<G: Game> Scratch<G> {
+    fn new(tt_entries: usize) -> Result<Self> {
+        let mut tt = KVVec::with_capacity(tt_entries, GFP_KERNEL)?;
+        for _ in 0..tt_entries {
+            tt.push(G::TT_EMPTY, GFP_KERNEL)?;
+        }
+        let mut plies = KVVec::with_capacity(G::PLIES, GFP_KERNEL)?;
+        for _ in 0..G::PLIES {
+            plies.push(G::PLY_EMPTY, GFP_KERNEL)?;
+        }
+        Ok(Scratch { tt, plies })
+    }
 }
 
 impl<G: Game> Games<G> {
@@ -133,7 +156,32 @@ impl<G: Game> Games<G> {
             slots: KVec::new(),
             limits: Limits { max_user_games: 1 },
             epoch: None,
+            pool: KVec::new(),
+            searching: KVec::new(),
         }
+    }
+
+    /// A search context for `uid`, unless none is free or `uid` already searches.
+    fn take_scratch(&mut self, uid: u32) -> Option<Scratch<G>> {
+        if self.searching.contains(&uid) {
+            return None;
+        }
+        // `searching` has room for every context (reserved at load), so this push succeeds.
+        self.searching.push(uid, GFP_KERNEL).ok()?;
+        let s = self.pool.pop();
+        if s.is_none() {
+            self.searching.pop();
+        }
+        s
+    }
+
+    /// Returns a context taken by `uid`.
+    fn give_scratch(&mut self, uid: u32, s: Scratch<G>) {
+        if let Some(i) = self.searching.iter().position(|&u| u == uid) {
+            let _ = self.searching.remove(i);
+        }
+        // `pool` keeps its capacity from load: no allocation, cannot fail.
+        let _ = self.pool.push(s, GFP_KERNEL);
     }
 
     fn now_ms(&self) -> u64 {
@@ -181,7 +229,6 @@ where
 
     /// Sizes the table at load.
     fn setup_table(cfg: Config) -> Result {
-        TT_ENTRIES.store(cfg.tt_entries, Ordering::Relaxed);
         let mut t = Self::games().lock();
         t.slots.clear();
         for _ in 0..cfg.max_games {
@@ -191,6 +238,13 @@ where
             max_user_games: cfg.max_user_games,
         };
         t.epoch = Some(Instant::now());
+        t.pool.clear();
+        t.searching.clear();
+        t.searching.reserve(cfg.search_contexts, GFP_KERNEL)?;
+        for _ in 0..cfg.search_contexts {
+            let s = Scratch::new(cfg.tt_entries)?;
+            t.pool.push(s, GFP_KERNEL)?;
+        }
         Ok(())
     }
 
@@ -198,6 +252,7 @@ where
     fn clear_table() {
         let mut t = Self::games().lock();
         t.slots.clear();
+        t.pool.clear();
     }
 }
 
@@ -272,10 +327,11 @@ where
             }
         };
         let (copy, budget) = copy;
+        let uid = inner.owner.uid;
         drop(inner);
 
         // The search: in this task, no lock held, bounded by the budget and signals.
-        let thought = Self::think(&copy, budget);
+        let thought = Self::think(&copy, uid, budget);
 
         let mut inner = self.inner.lock();
         let mut st = cell.state.lock();
@@ -302,23 +358,27 @@ where
         result
     }
 
+    /// Waits (interruptibly) for a search context, searches, and returns the context.
     fn think(
         copy: &G,
+        uid: u32,
         budget: crate::common::budget::Budget,
     ) -> Result<crate::session::game::Thought<G::Move>> {
-        let n = TT_ENTRIES.load(Ordering::Relaxed);
-        let mut tt = KVVec::with_capacity(n, GFP_KERNEL)?;
-        for _ in 0..n {
-            tt.push(G::TT_EMPTY, GFP_KERNEL)?;
-        }
-        let mut plies = KVVec::with_capacity(G::PLIES, GFP_KERNEL)?;
-        for _ in 0..G::PLIES {
-            plies.push(G::PLY_EMPTY, GFP_KERNEL)?;
-        }
+        let mut scratch = loop {
+            if let Some(s) = G::games().lock().take_scratch(uid) {
+                break s;
+            }
+            if kernel::current!().signal_pending() {
+                return Err(ERESTARTSYS);
+            }
+            fsleep(Delta::from_millis(5));
+        };
         let mut clock = KernelClock::new();
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
-        Ok(copy.think(&mut tt, &mut plies, &mut meter))
+        let thought = copy.think(&mut scratch.tt, &mut scratch.plies, &mut meter);
+        G::games().lock().give_scratch(uid, scratch);
+        Ok(thought)
     }
 }
 

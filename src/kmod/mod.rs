@@ -65,6 +65,7 @@ impl kernel::InPlaceModule for KGames {
             max_games: param(crate::module_parameters::max_games.value(), 1, 4096),
             max_user_games: param(crate::module_parameters::max_user_games.value(), 1, 4096),
             tt_entries: param(crate::module_parameters::tt_entries.value(), 1024, 1 << 22),
+            search_contexts: param(crate::module_parameters::search_contexts.value(), 1, 64),
         };
         if crate::module_parameters::test_warn.value() {
             // Test only: one deliberate warning, so the runner's detector is proven to work.
