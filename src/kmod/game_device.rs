@@ -28,6 +28,7 @@ use super::clock::{KernelClock, SignalInterrupt};
 use crate::common::budget::Meter;
 use crate::session::{
     command::LINE_MAX,
+    cursor::FileReply,
     game::Game,
     reply::Reply,
     state::{Action, Env, Session},
@@ -68,13 +69,9 @@ pub(crate) fn take_line<'b>(
     Ok(dst)
 }
 
-/// Copies the unread part of `reply` from `*pos` on and advances `*pos`; 0 at the end (EOF).
-pub(crate) fn give_reply(
-    reply: &Reply,
-    pos: &mut usize,
-    iov: &mut IovIterDest<'_>,
-) -> Result<usize> {
-    let rest = reply.from(*pos);
+/// Copies the unread part of a file's reply and advances its cursor; 0 at the end (EOF).
+pub(crate) fn give_reply(reply: &mut FileReply, iov: &mut IovIterDest<'_>) -> Result<usize> {
+    let rest = reply.unread();
     if rest.is_empty() {
         return Ok(0);
     }
@@ -82,7 +79,7 @@ pub(crate) fn give_reply(
     if n == 0 {
         return Err(EFAULT);
     }
-    *pos = pos.saturating_add(n);
+    reply.consume(n);
     Ok(n)
 }
 
@@ -261,12 +258,8 @@ struct FileInner<G: Game> {
     owner: Owner,
     /// The private game of a detached file (shared games are looked up in the table).
     private: Option<Arc<Cell<G>>>,
-    /// The file has written a command: it reads only its own replies.
-    wrote: bool,
-    /// A file that never wrote has taken its copy of the game's latest reply.
-    took_latest: bool,
-    reply: Reply,
-    pos: usize,
+    /// This file's reply and read cursor.
+    reply: FileReply,
 }
 
 /// An open file of a game device.
@@ -315,12 +308,11 @@ where
                     return Err(ERESTARTSYS);
                 }
             }
-            let action = st.session.execute(raw, &env, &mut inner.reply);
+            let action = st.session.execute(raw, &env, inner.reply.out());
             match action {
                 Action::Done => {
-                    st.last.copy_from(&inner.reply);
-                    inner.wrote = true;
-                    inner.pos = 0;
+                    st.last.copy_from(inner.reply.out());
+                    inner.reply.commit();
                     return Ok(());
                 }
                 Action::Think(copy) => (copy, st.session.budget()),
@@ -338,13 +330,12 @@ where
         let result = match thought {
             Ok(t) => {
                 let interrupted = matches!(t, crate::session::game::Thought::Interrupted);
-                st.session.finish(t, &mut inner.reply);
+                st.session.finish(t, inner.reply.out());
                 if interrupted {
                     Err(ERESTARTSYS)
                 } else {
-                    st.last.copy_from(&inner.reply);
-                    inner.wrote = true;
-                    inner.pos = 0;
+                    st.last.copy_from(inner.reply.out());
+                    inner.reply.commit();
                     Ok(())
                 }
             }
@@ -396,10 +387,7 @@ where
                 inner <- new_mutex!(FileInner {
                     owner: Owner::shared(uid),
                     private: None,
-                    wrote: false,
-                    took_latest: false,
-                    reply: Reply::new(),
-                    pos: 0,
+                    reply: FileReply::new(),
                 }),
             }),
             GFP_KERNEL,
@@ -421,20 +409,14 @@ where
     fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
         let me = kiocb.file();
         let mut inner = me.inner.lock();
-        if !inner.wrote && !inner.took_latest {
-            inner.took_latest = true;
+        if inner.reply.needs_latest() {
             let (cell, _) = Self::cell(&mut inner, false)?;
             match cell {
-                Some(cell) => {
-                    let st = cell.state.lock();
-                    inner.reply.copy_from(&st.last);
-                }
-                None => inner.reply.clear(),
+                Some(cell) => inner.reply.take_latest(Some(&cell.state.lock().last)),
+                None => inner.reply.take_latest(None),
             }
-            inner.pos = 0;
         }
-        let FileInner { reply, pos, .. } = &mut *inner;
-        give_reply(reply, pos, iov)
+        give_reply(&mut inner.reply, iov)
     }
 
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, _arg: usize) -> Result<isize> {
@@ -448,10 +430,7 @@ where
             private: NEXT_PRIVATE.fetch_add(1, Ordering::Relaxed),
         };
         let old_cell = inner.private.take();
-        inner.wrote = false;
-        inner.took_latest = true;
-        inner.reply.clear();
-        inner.pos = 0;
+        inner.reply.detach();
         drop(inner);
         if old.private != 0 {
             let removed = table::remove(&mut G::games().lock().slots, old);

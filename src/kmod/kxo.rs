@@ -13,15 +13,11 @@ use kernel::{
 };
 
 use super::game_device::{give_reply, take_line};
-use crate::session::{
-    command::LINE_MAX,
-    reply::{Reply, Word},
-};
+use crate::session::{command::LINE_MAX, cursor::FileReply, reply::Word};
 
 /// The reply of one file and its read cursor.
 struct KxoInner {
-    reply: Reply,
-    pos: usize,
+    reply: FileReply,
 }
 
 /// An open file of `/dev/kxo`.
@@ -38,7 +34,7 @@ impl MiscDevice for KxoFile {
     fn open(_file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
         KBox::try_pin_init(
             try_pin_init!(Self {
-                inner <- new_mutex!(KxoInner { reply: Reply::new(), pos: 0 }),
+                inner <- new_mutex!(KxoInner { reply: FileReply::new() }),
             }),
             GFP_KERNEL,
         )
@@ -53,15 +49,14 @@ impl MiscDevice for KxoFile {
         take_line(iov, &mut buf)?;
         let me = kiocb.file();
         let mut inner = me.inner.lock();
-        inner.reply.set_word(Word::UnkCmd);
-        inner.pos = 0;
+        inner.reply.out().set_word(Word::UnkCmd);
+        inner.reply.commit();
         Ok(len)
     }
 
     fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
         let me = kiocb.file();
         let mut inner = me.inner.lock();
-        let KxoInner { reply, pos } = &mut *inner;
-        give_reply(reply, pos, iov)
+        give_reply(&mut inner.reply, iov)
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod chess_game;
 pub mod command;
+pub mod cursor;
 pub mod game;
 pub mod reply;
 pub mod reversi_game;
