@@ -37,7 +37,7 @@ setup:
 	bash scripts/kernel-build.sh >/dev/null
 
 tools:
-	cargo build --release -q -p kgames-vmtest
+	cargo build --release -q --workspace --bins
 
 run: setup modules tools
 	@if [ -n "$(CMD)" ]; then bash scripts/vm-run.sh --cmd '$(subst ','\'',$(CMD))'; \

@@ -1,0 +1,148 @@
+//! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
+//! `chess`; none = all). Runs as root in the guest with the module loaded; every test runs in
+//! a forked child, which switches to its own uid before opening a device (so the tests also
+//! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
+//! Prints kselftest TAP; exits 1 if any test failed.
+
+mod chess;
+mod dev;
+mod reversi;
+mod rules;
+
+use std::io::Write;
+
+/// A test's verdict: `Err` carries the diagnostic.
+pub type Outcome = Result<(), String>;
+
+/// A named test.
+pub struct Test {
+    /// Its suite.
+    pub suite: &'static str,
+    /// Its name.
+    pub name: &'static str,
+    /// The uid it runs as (0: root).
+    pub uid: u32,
+    /// The body.
+    pub run: fn(u32) -> Outcome,
+}
+
+/// Fails with a message when `cond` is false.
+#[macro_export]
+macro_rules! ensure {
+    ($cond:expr, $($arg:tt)*) => {
+        if !$cond {
+            return Err(format!($($arg)*));
+        }
+    };
+}
+
+/// Fails unless `got == want`, showing both escaped.
+pub fn same(what: &str, got: &[u8], want: &[u8]) -> Outcome {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: got {:?}, want {:?}",
+            String::from_utf8_lossy(got),
+            String::from_utf8_lossy(want)
+        ))
+    }
+}
+
+/// Runs `f` in a child process as `uid`.
+pub fn as_uid(uid: u32, f: fn() -> Outcome) -> Outcome {
+    // SAFETY: the child runs `f` and exits.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: plain libc calls in the child.
+        let ok = unsafe { libc::setgid(uid) == 0 && libc::setuid(uid) == 0 };
+        let code = match (ok, if ok { f() } else { Ok(()) }) {
+            (true, Ok(())) => 0,
+            (_, Err(e)) => {
+                println!("# uid {uid}: {e}");
+                1
+            }
+            (false, _) => 1,
+        };
+        // SAFETY: ends the child.
+        unsafe { libc::_exit(code) };
+    }
+    let mut st = 0;
+    // SAFETY: waits for that child.
+    unsafe { libc::waitpid(pid, &mut st, 0) };
+    ensure!(
+        libc::WIFEXITED(st) && libc::WEXITSTATUS(st) == 0,
+        "child as uid {uid} failed"
+    );
+    Ok(())
+}
+
+fn run_one(t: &Test) -> Outcome {
+    let _ = std::io::stdout().flush();
+    // SAFETY: the child only runs the test body and exits; the parent waits for it.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err("fork failed".into());
+    }
+    if pid == 0 {
+        // SAFETY: plain libc calls in the child of a fork.
+        unsafe {
+            libc::alarm(90);
+            if t.uid != 0 && (libc::setgid(t.uid) != 0 || libc::setuid(t.uid) != 0) {
+                println!("# setuid({}) failed", t.uid);
+                libc::_exit(1);
+            }
+        }
+        let code = match (t.run)(t.uid) {
+            Ok(()) => 0,
+            Err(e) => {
+                for line in e.lines() {
+                    println!("# {line}");
+                }
+                1
+            }
+        };
+        let _ = std::io::stdout().flush();
+        // SAFETY: ends the child without running the parent's destructors.
+        unsafe { libc::_exit(code) };
+    }
+    let mut status = 0;
+    // SAFETY: waits for the child just forked.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+        Ok(())
+    } else if libc::WIFSIGNALED(status) {
+        Err(format!(
+            "killed by signal {} (timeout?)",
+            libc::WTERMSIG(status)
+        ))
+    } else {
+        Err(String::new())
+    }
+}
+
+fn main() {
+    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    let mut tests = Vec::new();
+    tests.extend(reversi::base_tests());
+    tests.extend(reversi::tests());
+    tests.extend(chess::tests());
+    tests.retain(|t| wanted.is_empty() || wanted.iter().any(|w| w == t.suite));
+    println!("TAP version 13");
+    println!("1..{}", tests.len());
+    let mut failed = 0;
+    for (i, t) in tests.iter().enumerate() {
+        match run_one(t) {
+            Ok(()) => println!("ok {} - {}: {}", i + 1, t.suite, t.name),
+            Err(e) => {
+                failed += 1;
+                if !e.is_empty() {
+                    println!("# {e}");
+                }
+                println!("not ok {} - {}: {}", i + 1, t.suite, t.name);
+            }
+        }
+    }
+    println!("# {} passed, {} failed", tests.len() - failed, failed);
+    std::process::exit(i32::from(failed > 0));
+}
