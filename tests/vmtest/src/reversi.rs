@@ -125,6 +125,12 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "reversi",
+            name: "a CPU move overruns a 300 ms budget by at most 50 ms",
+            uid: 2118,
+            run: time_budget,
+        },
+        Test {
+            suite: "reversi",
             name: "05 budgets: accepted forms, rejected forms, shown by 09",
             uid: 2117,
             run: budgets,
@@ -625,5 +631,31 @@ fn budgets(_: u32) -> Outcome {
         "99: {:?}",
         String::from_utf8_lossy(&help)
     );
+    Ok(())
+}
+
+fn time_budget(_: u32) -> Outcome {
+    let mut d = Dev::open(R)?;
+    d.expect("05 N1000", b"OK\n")?;
+    d.expect("00 X", b"OK\n")?;
+    // Reach a middle game quickly, then time the CPU's moves.
+    for _ in 0..8 {
+        d.expect("08", b"OK\n")?;
+        d.expect("03", b"OK\n")?;
+    }
+    d.expect("05 300", b"OK\n")?;
+    let mut worst = Duration::ZERO;
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        let r = d.cmd("08")?;
+        worst = worst.max(t0.elapsed());
+        same("08", &r, b"OK\n")?;
+        d.expect("03", b"OK\n")?;
+    }
+    ensure!(
+        worst <= Duration::from_millis(350),
+        "a 300 ms move took {worst:?}"
+    );
+    println!("# worst 300 ms move: {worst:?}");
     Ok(())
 }
