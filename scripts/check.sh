@@ -52,9 +52,11 @@ echo "host: cargo test: $p passed, $f failed"
 if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or crashed)"; tail -n 30 out/cargo-test.log; fi
 
 # 3. The module: kernel clippy set with warnings fatal, the kernel's rustfmt, the build.
-run "module: build with CLIPPY=1 KRUSTFLAGS=-Dwarnings" make -s clippy KDIR="$kdir"
+rm -f kgames.ko
+run "module: build kgames.ko (KRUSTFLAGS=-Dwarnings)" make -s modules KDIR="$kdir" KRUSTFLAGS=-Dwarnings
+run "module: the kernel's clippy set (CLIPPY=1), warnings fatal" make -s clippy KDIR="$kdir"
 run "module: rustfmt --check with the kernel's config" make -s rustfmt KDIR="$kdir"
-run "module: kgames.ko exists" test -f kgames.ko
+run "module: kgames.ko was built" test -f kgames.ko
 run "tools: build the in-VM test binary" make -s tools
 
 # 4. In the VM.

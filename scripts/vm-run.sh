@@ -29,6 +29,9 @@ done
 kdir=${KDIR:-$("$here/kernel-build.sh")}
 [ -f "$repo/kgames.ko" ] || die "kgames.ko is not built (run make)"
 mkdir -p "$out"
+# One VM per output directory at a time.
+exec 9>"$out/.lock"
+flock 9
 rm -f "$out"/{tap.txt,dmesg.txt,console.log,stdout.log,status,guest.sh}
 
 # The guest side: one script, run as root by virtme-ng's init.

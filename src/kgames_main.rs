@@ -49,6 +49,22 @@ module! {
             default: 4,
             description: "Preallocated CPU search contexts per device: concurrent searches (1-64)",
         },
+        kxo_games: u32 {
+            default: 9,
+            description: "Concurrent AI-vs-AI games of /dev/kxo (1-32; else the load fails with EINVAL)",
+        },
+        kxo_period_ms: u32 {
+            default: 100,
+            description: "Period of the kxo timer in ms: one move per game per tick",
+        },
+        kxo_always: bool {
+            default: false,
+            description: "Run the kxo games even with no watcher open",
+        },
+        kxo_seed: u32 {
+            default: 1,
+            description: "Seed of the kxo pairings and random agents",
+        },
         test_warn: bool {
             default: false,
             description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",

@@ -57,6 +57,8 @@ pub(crate) struct KGames {
     chess: MiscDeviceRegistration<GameFile<Chess>>,
     #[pin]
     kxo: MiscDeviceRegistration<kxo::KxoFile>,
+    /// The kxo games; dropped after the devices are deregistered.
+    kxo_runtime: kxo::KxoRuntime,
 }
 
 impl kernel::InPlaceModule for KGames {
@@ -75,13 +77,30 @@ impl kernel::InPlaceModule for KGames {
         unsafe {
             REVERSI_GAMES.init();
             CHESS_GAMES.init();
+            kxo::KXO_HUB.init();
         }
+        let kxo_games = crate::module_parameters::kxo_games.value();
+        let kxo_cfg = kxo::KxoConfig {
+            games: kxo_games as usize,
+            period_ms: crate::module_parameters::kxo_period_ms
+                .value()
+                .clamp(1, 10_000),
+            always: crate::module_parameters::kxo_always.value(),
+            seed: u64::from(crate::module_parameters::kxo_seed.value()),
+        };
         let ready = Reversi::setup_table(limits).and_then(|()| Chess::setup_table(limits));
+        let runtime = if (1..=32).contains(&kxo_games) {
+            ready.and_then(|()| kxo::KxoRuntime::start(kxo_cfg))
+        } else {
+            pr_err!("kxo_games={} is out of range (1-32)\n", kxo_games);
+            Err(EINVAL)
+        };
+        if let Ok(rt) = &runtime {
+            *kxo::KXO_HUB.lock() = Some(rt.hub());
+        }
         try_pin_init!(Self {
-            reversi <- {
-                ready?;
-                MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" })
-            },
+            kxo_runtime: runtime?,
+            reversi <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" }),
             chess <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"chess" }),
             kxo <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"kxo" }),
         })
@@ -93,5 +112,7 @@ impl PinnedDrop for KGames {
     fn drop(self: Pin<&mut Self>) {
         Reversi::clear_table();
         Chess::clear_table();
+        // No file is open (the module is going): the files' references to the hub are gone.
+        *kxo::KXO_HUB.lock() = None;
     }
 }

@@ -49,11 +49,13 @@ pub const fn active_from_ns(busy_ns: u64, period_ns: u64) -> u64 {
     if period_ns == 0 {
         return 0;
     }
-    let a = (busy_ns as u128 * FIXED_1 as u128) / period_ns as u128;
-    if a > MAX_ACTIVE as u128 {
+    // No 128-bit division in the kernel (no __udivti3): saturate instead. A product this
+    // large is already far above MAX_ACTIVE for any period under a year.
+    let a = busy_ns.saturating_mul(FIXED_1) / period_ns;
+    if a > MAX_ACTIVE {
         MAX_ACTIVE
     } else {
-        a as u64
+        a
     }
 }
 
