@@ -27,6 +27,34 @@ else
     notok "vmtest: $bin is not built"
 fi
 
+# /dev/kxo machinery: parameters, load, rate, unload while running.
+kxocat=$repo/target/release/kxo-cat
+cpu_busy() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
+# measure GAMES PERIOD_MS SECONDS: reload with those parameters, watch with the stream checker.
+measure() {
+    rmmod kgames && insmod "$repo/kgames.ko" kxo_games=$1 kxo_period_ms=$2 || return 1
+    read -r b0 t0 < <(cpu_busy)
+    local res; res=$(timeout $(($3 + 30)) "$kxocat" --check --timeout "$3") || { emit "# $res"; return 1; }
+    read -r b1 t1 < <(cpu_busy)
+    local recs; recs=$(sed -n 's/.* records=\([0-9]*\).*/\1/p' <<<"$res")
+    emit "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
+    grep -q ' bad=0 ' <<<"$res"
+}
+if [ -x "$kxocat" ]; then
+    check "kxo: 9 games at 100 ms for 10 s: every record checks, rate and CPU load measured" measure 9 100 10
+    check "kxo: 32 games with the timer at 10 ms for 60 s: stream checks, no kernel warning" measure 32 10 60
+    rmmod kgames
+    check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=33 2>/dev/null"
+    check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=0 2>/dev/null"
+    check "kxo: loads with kxo_always=1 and the games run without a watcher" insmod "$repo/kgames.ko" kxo_always=1 kxo_period_ms=10
+    sleep 2
+    check "kxo: unload while the games run is clean" rmmod kgames
+    check "kxo: loads again with defaults" insmod "$repo/kgames.ko"
+    for d in reversi chess kxo; do chmod 0666 /dev/$d 2>/dev/null; done
+else
+    notok "kxo: $kxocat is not built"
+fi
+
 # Unload: refused while a file is open, clean after.
 exec 3<>/dev/reversi
 check "module: rmmod is refused while /dev/reversi is open" bash -c '! rmmod kgames 2>/dev/null'

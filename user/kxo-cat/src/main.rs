@@ -1,0 +1,202 @@
+//! `kxo-cat`: the `/dev/kxo` record stream as text, a stream checker, and the control ioctls.
+//!
+//! ```text
+//! kxo-cat [--count N] [--nonblock] [--timeout S] [--check] [DEVICE]
+//! kxo-cat pause|resume|stop|restart|loads [DEVICE]
+//! ```
+//! One line per record: `seq game round moves state o-agent x-agent lost board`, the board as
+//! 16 cells `O`, `X`, `.` row by row. `--check` verifies that every record is a legal successor
+//! of its game's previous one (or the start of a new round) and prints a summary line
+//! `games=G records=R rounds=N lost=L bad=B`; the exit status is 1 if any record was bad.
+//! The record layout is `kgames_kxo::record::Record`, the same definition the module uses.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use kgames_kxo::kxo::agent::AgentKind;
+use kgames_kxo::kxo::record::{is_successor, Record};
+
+const IOC_PAUSE: libc::c_ulong = 0x7801;
+const IOC_RESUME: libc::c_ulong = 0x7802;
+const IOC_STOP: libc::c_ulong = 0x7803;
+const IOC_RESTART: libc::c_ulong = 0x7804;
+/// `_IOR('x', 5, [[u64; 3]; 4])`.
+const IOC_LOADS: libc::c_ulong = (2 << 30) | (96 << 16) | (0x78 << 8) | 5;
+
+fn agent(id: u8) -> &'static str {
+    AgentKind::from_id(id).map_or("?", AgentKind::name)
+}
+
+fn board_text(r: &Record) -> String {
+    (0..16)
+        .map(|i| match (r.board >> (2 * i)) & 3 {
+            1 => 'O',
+            2 => 'X',
+            0 => '.',
+            _ => '?',
+        })
+        .collect()
+}
+
+fn control(cmd: &str, path: &str) -> io::Result<()> {
+    let f = OpenOptions::new().read(true).open(path)?;
+    let req = match cmd {
+        "pause" => IOC_PAUSE,
+        "resume" => IOC_RESUME,
+        "stop" => IOC_STOP,
+        "restart" => IOC_RESTART,
+        _ => {
+            let mut loads = [[0u64; 3]; 4];
+            // SAFETY: the kernel writes 96 bytes into `loads`, which is 96 bytes long.
+            let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS, loads.as_mut_ptr()) };
+            if r != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            for (id, l) in loads.iter().enumerate() {
+                let h = |v: u64| (v * 100 + 1024) >> 11;
+                println!(
+                    "{:<10} {}.{:02} {}.{:02} {}.{:02}",
+                    agent(id as u8),
+                    h(l[0]) / 100,
+                    h(l[0]) % 100,
+                    h(l[1]) / 100,
+                    h(l[1]) % 100,
+                    h(l[2]) / 100,
+                    h(l[2]) % 100
+                );
+            }
+            return Ok(());
+        }
+    };
+    // SAFETY: a control ioctl without argument on an open descriptor.
+    if unsafe { libc::ioctl(f.as_raw_fd(), req) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1).peekable();
+    let (mut count, mut nonblock, mut timeout, mut check, mut path) =
+        (u64::MAX, false, None, false, "/dev/kxo".to_string());
+    if let Some(cmd) = args.peek().cloned() {
+        if ["pause", "resume", "stop", "restart", "loads"].contains(&cmd.as_str()) {
+            args.next();
+            let p = args.next().unwrap_or(path);
+            return match control(&cmd, &p) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("kxo-cat {cmd}: {e}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+    }
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--count" => count = args.next().and_then(|v| v.parse().ok()).unwrap_or(u64::MAX),
+            "--nonblock" => nonblock = true,
+            "--timeout" => {
+                timeout = args
+                    .next()
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .map(Duration::from_secs)
+            }
+            "--check" => check = true,
+            _ => path = a,
+        }
+    }
+    let flags = if nonblock { libc::O_NONBLOCK } else { 0 };
+    let mut f = match OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("kxo-cat: {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let t0 = Instant::now();
+    let mut last: HashMap<u16, Record> = HashMap::new();
+    let (mut n, mut bad, mut rounds, mut lost) = (0u64, 0u64, 0u64, 0u64);
+    let mut buf = [0u8; Record::SIZE * 16];
+    let out = io::stdout();
+    let mut out = out.lock();
+    'outer: while n < count && timeout.is_none_or(|t| t0.elapsed() < t) {
+        let got = match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(g) => g,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                eprintln!("kxo-cat: read: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for chunk in buf[..got].chunks(Record::SIZE) {
+            let Some(r) = Record::from_bytes(chunk) else {
+                bad += 1;
+                continue;
+            };
+            lost = r.lost;
+            if check {
+                let ok = match last.get(&r.game) {
+                    None => r.is_consistent(),
+                    // A snapshot repeats the game's latest record.
+                    Some(p) if p.seq == r.seq => *p == Record { lost: p.lost, ..r },
+                    Some(p) if r.round != p.round => {
+                        rounds += 1;
+                        r.is_consistent() && r.move_count == 0
+                    }
+                    Some(p) => is_successor(p, &r) || (r.lost > p.lost && r.is_consistent()),
+                };
+                if !ok {
+                    bad += 1;
+                    let _ = writeln!(out, "# bad record after {:?}: {:?}", last.get(&r.game), r);
+                }
+                last.insert(r.game, r);
+            } else {
+                let _ = writeln!(
+                    out,
+                    "{} {} {} {} {} {} {} {} {}",
+                    r.seq,
+                    r.game,
+                    r.round,
+                    r.move_count,
+                    r.state,
+                    agent(r.o_agent),
+                    agent(r.x_agent),
+                    r.lost,
+                    board_text(&r)
+                );
+            }
+            n += 1;
+            if n >= count {
+                break 'outer;
+            }
+        }
+    }
+    if check {
+        let _ = writeln!(
+            out,
+            "games={} records={n} rounds={rounds} lost={lost} bad={bad} seconds={}",
+            last.len(),
+            t0.elapsed().as_secs()
+        );
+    }
+    if bad > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
