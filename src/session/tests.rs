@@ -268,3 +268,63 @@ fn chess_flow_and_errors() {
     d.expect(b"03", b"NOGAME\n");
     d.expect(b"11", b"R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1\n");
 }
+
+/// Random and mutated command lines never panic and always get a reply ending in `\n`.
+fn fuzz<G: Game>(seeds: &[&[u8]], rounds: usize) {
+    let mut rng = crate::common::rng::Rng::new(0x6b67);
+    let alphabet = b"0123456789 XOWBKQRNPxyabcdefgh-/wkqrnp\r\n\t\0\xff";
+    let mut d = Driver::<G>::new();
+    d.run(b"05 N300");
+    for i in 0..rounds {
+        let mut line: Vec<u8> = seeds[i % seeds.len()].to_vec();
+        let edits = rng.below(6);
+        for _ in 0..edits {
+            let c = alphabet[rng.below(alphabet.len() as u32) as usize];
+            let at = rng.below(line.len() as u32 + 1) as usize;
+            match rng.below(3) {
+                0 => line.insert(at, c),
+                1 if at < line.len() => line[at] = c,
+                _ if at < line.len() => {
+                    line.remove(at);
+                }
+                _ => line.push(c),
+            }
+        }
+        let reply = d.run(&line);
+        assert!(reply.ends_with(b"\n"), "{line:?} -> {reply:?}");
+    }
+}
+
+#[test]
+fn reversi_fuzzed_commands_never_panic() {
+    let seeds: [&[u8]; 10] = [
+        b"00 X",
+        b"00 O",
+        b"01",
+        b"02 3 2",
+        b"03",
+        b"04",
+        b"07",
+        b"08",
+        b"10 ---------------------------OX------XO--------------------------- X",
+        b"05 N20",
+    ];
+    fuzz::<Reversi>(&seeds, 100_000);
+}
+
+#[test]
+fn chess_fuzzed_commands_never_panic() {
+    let seeds: [&[u8]; 10] = [
+        b"00 W",
+        b"00 B",
+        b"02 WPe2-e4",
+        b"02 WPf7-g8xBNyWQ",
+        b"03",
+        b"07",
+        b"10 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        b"10 4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        b"11",
+        b"08",
+    ];
+    fuzz::<Chess>(&seeds, 100_000);
+}
