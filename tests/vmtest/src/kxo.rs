@@ -262,14 +262,20 @@ fn drain(f: &mut File) {
     unsafe { libc::fcntl(f.as_raw_fd(), libc::F_SETFL, 0) };
 }
 
-fn control(_: u32) -> Outcome {
+/// A registered watcher `w` with its queue drained, and a control file `c`, publishing paused.
+fn paused_watcher() -> Result<(File, File), String> {
     let mut w = open(false)?;
     read_records(&mut w, 64).map_err(|e| e.to_string())?;
     let c = open(false)?;
-    // Pause: nothing is published, but the games go on (seq grows).
     ioctl(&c, IOC_PAUSE).map_err(|e| format!("pause: {e}"))?;
     std::thread::sleep(Duration::from_millis(300));
     drain(&mut w);
+    Ok((w, c))
+}
+
+fn control(_: u32) -> Outcome {
+    // Pause: nothing is published, but the games go on (seq grows).
+    let (mut w, c) = paused_watcher()?;
     let s0 = seq_now()?;
     std::thread::sleep(Duration::from_millis(1000));
     // SAFETY: fcntl on an open descriptor.
@@ -325,12 +331,7 @@ fn control(_: u32) -> Outcome {
 extern "C" fn on_usr1(_: libc::c_int) {}
 
 fn signal_read(_: u32) -> Outcome {
-    let mut w = open(false)?;
-    read_records(&mut w, 64).map_err(|e| e.to_string())?;
-    let c = open(false)?;
-    ioctl(&c, IOC_PAUSE).map_err(|e| format!("pause: {e}"))?;
-    std::thread::sleep(Duration::from_millis(300));
-    drain(&mut w);
+    let (mut w, c) = paused_watcher()?;
     // SAFETY: installs a handler that does nothing, without SA_RESTART.
     unsafe {
         let mut sa: libc::sigaction = std::mem::zeroed();
