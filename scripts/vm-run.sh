@@ -65,13 +65,16 @@ exit \$status
 GUEST
 chmod +x "$out/guest.sh"
 
-vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory 1G --rwdir "$out" --cwd "$repo" -v)
+vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory 1G --rwdir "$out" --cwd "$repo")
 set +e
 if [ "$mode" = shell ]; then
-    vng "${vng_args[@]}" --user root --exec "bash $out/guest.sh" 2> >(tee -a "$out/console.log" >&2)
+    # Interactive: the kernel's console messages stay out of the shell (the guest's dmesg is
+    # saved at power-off and checked below).
+    vng "${vng_args[@]}" --user root --exec "bash $out/guest.sh"
     rc=$?
 else
-    KGAMES_CMD=$cmd timeout 3000 vng "${vng_args[@]}" --user root --exec "KGAMES_CMD=$(printf %q "$cmd") bash $out/guest.sh" \
+    # Batch: the whole kernel console goes to console.log (-v) for the detector.
+    KGAMES_CMD=$cmd timeout 3000 vng "${vng_args[@]}" -v --user root --exec "KGAMES_CMD=$(printf %q "$cmd") bash $out/guest.sh" \
         > >(tee "$out/stdout.log") 2> "$out/console.log"
     rc=$?
 fi
