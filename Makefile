@@ -39,8 +39,10 @@ setup:
 tools:
 	cargo build --release -q --workspace --bins
 
+# CMD reaches the recipe through the environment, so any quoting in it survives.
+export CMD
 run: setup modules tools
-	@if [ -n "$(CMD)" ]; then bash scripts/vm-run.sh --cmd '$(subst ','\'',$(CMD))'; \
+	@if [ -n "$$CMD" ]; then bash scripts/vm-run.sh --cmd "$$CMD"; \
 	else bash scripts/vm-run.sh --shell; fi
 
 check:
