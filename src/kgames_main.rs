@@ -65,6 +65,14 @@ module! {
             default: 1,
             description: "Seed of the kxo pairings and random agents",
         },
+        kxo_n: u32 {
+            default: 4,
+            description: "Board size N of the kxo human games (3-6)",
+        },
+        kxo_playouts: u32 {
+            default: 30,
+            description: "Random playouts per tile of the kxo Monte Carlo player (1-100)",
+        },
         test_warn: bool {
             default: false,
             description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",

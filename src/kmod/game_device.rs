@@ -31,7 +31,7 @@ use crate::session::{
     cursor::FileReply,
     game::Game,
     reply::Reply,
-    state::{Action, Env, Session},
+    state::{Action, Env, Session, StatusExtra},
     table::{self, Limits, Owner, Slot},
 };
 
@@ -192,6 +192,7 @@ impl<G: Game> Games<G> {
         Env {
             games,
             max_games: self.slots.len(),
+            extra: StatusExtra::default(),
         }
     }
 
@@ -223,6 +224,9 @@ where
     type Lock: GlobalLockBackend<Item = Games<Self>>;
     /// The table.
     fn games() -> &'static GlobalLock<Self::Lock>;
+
+    /// Device-wide `key=value` pairs appended to `09` (none by default).
+    fn status_extra(_out: &mut StatusExtra) {}
 
     /// Sizes the table at load.
     fn setup_table(cfg: Config) -> Result {
@@ -296,10 +300,22 @@ where
         Ok((c, t.env()))
     }
 
-    /// Runs one command (at most `LINE_MAX` bytes, or `None` for an over-long write).
-    fn command(&self, raw: &[u8]) -> Result {
+    /// A file of `uid`'s shared game.
+    pub(crate) fn new_file(uid: u32) -> impl PinInit<Self, Error> {
+        try_pin_init!(Self {
+            inner <- new_mutex!(FileInner {
+                owner: Owner::shared(uid),
+                private: None,
+                reply: FileReply::new(),
+            }),
+        })
+    }
+
+    /// Runs one command (at most `LINE_MAX` bytes, or `LINE_MAX + 1` for an over-long write).
+    pub(crate) fn command(&self, raw: &[u8]) -> Result {
         let mut inner = self.inner.lock();
-        let (cell, env) = Self::cell(&mut inner, true)?;
+        let (cell, mut env) = Self::cell(&mut inner, true)?;
+        G::status_extra(&mut env.extra);
         let cell = cell.ok_or(ENOSPC)?;
         let copy = {
             let mut st = cell.state.lock();
@@ -349,6 +365,19 @@ where
         result
     }
 
+    /// Reads this file's reply (taking the game's latest first if the file never wrote).
+    pub(crate) fn read_reply(&self, iov: &mut IovIterDest<'_>) -> Result<usize> {
+        let mut inner = self.inner.lock();
+        if inner.reply.needs_latest() {
+            let (cell, _) = Self::cell(&mut inner, false)?;
+            match cell {
+                Some(cell) => inner.reply.take_latest(Some(&cell.state.lock().last)),
+                None => inner.reply.take_latest(None),
+            }
+        }
+        give_reply(&mut inner.reply, iov)
+    }
+
     /// Waits (interruptibly) for a search context, searches, and returns the context.
     fn think(
         copy: &G,
@@ -382,16 +411,7 @@ where
 
     fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
         let uid = file.cred().euid().into_raw().val;
-        KBox::try_pin_init(
-            try_pin_init!(Self {
-                inner <- new_mutex!(FileInner {
-                    owner: Owner::shared(uid),
-                    private: None,
-                    reply: FileReply::new(),
-                }),
-            }),
-            GFP_KERNEL,
-        )
+        KBox::try_pin_init(Self::new_file(uid), GFP_KERNEL)
     }
 
     fn write_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterSource<'_>) -> Result<usize> {
@@ -407,16 +427,7 @@ where
     }
 
     fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
-        let me = kiocb.file();
-        let mut inner = me.inner.lock();
-        if inner.reply.needs_latest() {
-            let (cell, _) = Self::cell(&mut inner, false)?;
-            match cell {
-                Some(cell) => inner.reply.take_latest(Some(&cell.state.lock().last)),
-                None => inner.reply.take_latest(None),
-            }
-        }
-        give_reply(&mut inner.reply, iov)
+        kiocb.file().read_reply(iov)
     }
 
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, _arg: usize) -> Result<isize> {

@@ -12,7 +12,8 @@
 //! set the stop flag, destroy the workqueue (drains queued work; work items seeing the stop
 //! flag return at once), then drop the games and the hub.
 //!
-//! Files: a file that has written a command is a player file and reads text replies; every
+//! Files: a file that has written a command is a player file of the N x N human game (the
+//! shared session layer, [`Nxn`]) and reads text replies; every
 //! other file is a watcher and reads records (whole records only; EINVAL for a buffer
 //! smaller than one; EAGAIN with O_NONBLOCK; a signal interrupts a blocking wait). A watcher
 //! registers at its first read and receives one record per game (a snapshot) first.
@@ -42,7 +43,7 @@ use kernel::{
 };
 
 use super::clock::KernelClock;
-use super::game_device::{give_reply, take_line};
+use super::game_device::{take_line, GameFile};
 use crate::common::budget::{Budget, Meter, NeverInterrupt};
 use crate::common::rng::Rng;
 use crate::kxo::agent::{Agent, AgentKind, RandomAgent};
@@ -50,7 +51,7 @@ use crate::kxo::board::GameState;
 use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
 use crate::kxo::negamax::{Negamax, TtEntry, TT_DEFAULT_LEN};
 use crate::kxo::record::Record;
-use crate::session::{command::LINE_MAX, cursor::FileReply};
+use crate::session::{command::LINE_MAX, nxn_game::Nxn, state::StatusExtra};
 
 /// `ioctl(fd, KXO_IOC_PAUSE)`: stop publishing records (games keep playing). Root only.
 pub(crate) const KXO_IOC_PAUSE: u32 = _IO('x' as u32, 1);
@@ -556,27 +557,40 @@ kernel::sync::global_lock! {
 
 /// Per-file state.
 struct KxoInner {
-    reply: FileReply,
     /// The file has written a command: it reads text replies.
     player: bool,
     /// The watcher id, once the file has read records.
     watcher: Option<u64>,
 }
 
-/// An open file of `/dev/kxo`.
+/// An open file of `/dev/kxo`: a watcher of the AI-vs-AI games, or (once it writes) a player
+/// of the N x N human game, served by the shared session layer like the other devices.
 #[pin_data(PinnedDrop)]
 pub(crate) struct KxoFile {
     hub: Arc<Hub>,
     root: bool,
+    game: Pin<KBox<GameFile<Nxn>>>,
     #[pin]
     inner: Mutex<KxoInner>,
 }
 
-const HELP: &str = "\
-09           status
-99           this help
-(watchers read 48-byte records; control by ioctl, see README.md)
-";
+impl Hub {
+    /// The machine's figures for `09`.
+    pub(crate) fn write_status(&self, out: &mut StatusExtra) {
+        let st = self.state.lock();
+        let _ = core::fmt::Write::write_fmt(
+            out,
+            format_args!(
+                " ai_games={} watchers={} paused={} stopped={} seq={}",
+                st.latest.len(),
+                st.watchers.len(),
+                u8::from(st.paused),
+                u8::from(self.halted.load(Ordering::Relaxed)),
+                st.seq
+            ),
+        );
+    }
+}
 
 #[vtable]
 impl MiscDevice for KxoFile {
@@ -584,13 +598,14 @@ impl MiscDevice for KxoFile {
 
     fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
         let hub = KXO_HUB.lock().clone().ok_or(ENODEV)?;
-        let root = file.cred().euid().into_raw().val == 0;
+        let uid = file.cred().euid().into_raw().val;
+        let game = KBox::try_pin_init(GameFile::<Nxn>::new_file(uid), GFP_KERNEL)?;
         KBox::try_pin_init(
             try_pin_init!(Self {
                 hub,
-                root,
+                root: uid == 0,
+                game,
                 inner <- new_mutex!(KxoInner {
-                    reply: FileReply::new(),
                     player: false,
                     watcher: None,
                 }),
@@ -607,36 +622,8 @@ impl MiscDevice for KxoFile {
         let mut buf = [0u8; LINE_MAX + 1];
         let raw = take_line(iov, &mut buf)?;
         let me = kiocb.file();
-        let mut inner = me.inner.lock();
-        inner.player = true;
-        let out = inner.reply.out();
-        out.clear();
-        match crate::session::command::frame(raw) {
-            Ok(b"09") => {
-                let st = me.hub.state.lock();
-                let _ = core::fmt::Write::write_fmt(
-                    out,
-                    format_args!(
-                        "device=kxo state={} games={} watchers={} paused={} seq={}\n",
-                        if me.hub.halted.load(Ordering::Relaxed) {
-                            "stopped"
-                        } else {
-                            "running"
-                        },
-                        st.latest.len(),
-                        st.watchers.len(),
-                        u8::from(st.paused),
-                        st.seq
-                    ),
-                );
-            }
-            Ok(b"99") => {
-                let _ = out.push(HELP.as_bytes());
-            }
-            Ok(_) => out.set_word(crate::session::reply::Word::UnkCmd),
-            Err(w) => out.set_word(w),
-        }
-        inner.reply.commit();
+        me.inner.lock().player = true;
+        me.game.command(raw)?;
         Ok(len)
     }
 
@@ -647,7 +634,8 @@ impl MiscDevice for KxoFile {
         let me = kiocb.file();
         let mut inner = me.inner.lock();
         if inner.player {
-            return give_reply(&mut inner.reply, iov);
+            drop(inner);
+            return me.game.read_reply(iov);
         }
         let max = iov.len() / Record::SIZE;
         if max == 0 {

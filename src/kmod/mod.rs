@@ -15,7 +15,12 @@ use kernel::{
     prelude::*,
 };
 
-use crate::session::{chess_game::Chess, reversi_game::Reversi};
+use crate::session::{
+    chess_game::Chess,
+    nxn_game::{Nxn, NXN_PLAYOUTS, NXN_SIZE},
+    reversi_game::Reversi,
+    state::StatusExtra,
+};
 use game_device::{DeviceGame, GameFile, Games};
 
 kernel::sync::global_lock! {
@@ -26,6 +31,23 @@ kernel::sync::global_lock! {
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
     pub(crate) unsafe(uninit) static CHESS_GAMES: Mutex<Games<Chess>> = Games::new();
+}
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn>> = Games::new();
+}
+
+impl DeviceGame for Nxn {
+    type Lock = NXN_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<NXN_GAMES> {
+        &NXN_GAMES
+    }
+    fn status_extra(out: &mut StatusExtra) {
+        if let Some(hub) = kxo::KXO_HUB.lock().clone() {
+            hub.write_status(out);
+        }
+    }
 }
 
 impl DeviceGame for Reversi {
@@ -78,7 +100,19 @@ impl kernel::InPlaceModule for KGames {
             REVERSI_GAMES.init();
             CHESS_GAMES.init();
             kxo::KXO_HUB.init();
+            NXN_GAMES.init();
         }
+        // The board size and playouts of the kxo human games (clamped to 3-6 and 1-100).
+        let n = crate::module_parameters::kxo_n.value().clamp(3, 6);
+        let t = crate::module_parameters::kxo_playouts.value().clamp(1, 100);
+        NXN_SIZE.store(
+            u8::try_from(n).unwrap_or(4),
+            core::sync::atomic::Ordering::Relaxed,
+        );
+        NXN_PLAYOUTS.store(
+            u8::try_from(t).unwrap_or(30),
+            core::sync::atomic::Ordering::Relaxed,
+        );
         let kxo_games = crate::module_parameters::kxo_games.value();
         let kxo_cfg = kxo::KxoConfig {
             games: kxo_games as usize,
@@ -88,7 +122,9 @@ impl kernel::InPlaceModule for KGames {
             always: crate::module_parameters::kxo_always.value(),
             seed: u64::from(crate::module_parameters::kxo_seed.value()),
         };
-        let ready = Reversi::setup_table(limits).and_then(|()| Chess::setup_table(limits));
+        let ready = Reversi::setup_table(limits)
+            .and_then(|()| Chess::setup_table(limits))
+            .and_then(|()| Nxn::setup_table(limits));
         let runtime = if (1..=32).contains(&kxo_games) {
             ready.and_then(|()| kxo::KxoRuntime::start(kxo_cfg))
         } else {
@@ -112,6 +148,7 @@ impl PinnedDrop for KGames {
     fn drop(self: Pin<&mut Self>) {
         Reversi::clear_table();
         Chess::clear_table();
+        Nxn::clear_table();
         // No file is open (the module is going): the files' references to the hub are gone.
         *kxo::KXO_HUB.lock() = None;
     }

@@ -7,6 +7,7 @@ extern crate std;
 
 pub use kgames_chess::chess;
 pub use kgames_common::common;
+pub use kgames_kxo::kxo;
 pub use kgames_reversi::reversi;
 
 #[path = "mod.rs"]

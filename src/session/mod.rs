@@ -10,6 +10,7 @@ pub mod chess_game;
 pub mod command;
 pub mod cursor;
 pub mod game;
+pub mod nxn_game;
 pub mod reply;
 pub mod reversi_game;
 pub mod state;

@@ -13,13 +13,50 @@ use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
 use crate::common::budget::Budget;
 
-/// Table figures shown by `09`.
+/// Table figures shown by `09`, and the device's own extra `key=value` pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Env {
     /// Live games of the device.
     pub games: usize,
     /// Cap on live games of the device.
     pub max_games: usize,
+    /// Appended to `09` before its newline (each pair preceded by a space).
+    pub extra: StatusExtra,
+}
+
+/// A short text the device appends to `09`.
+///
+/// Invariant: `len <= 128`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusExtra {
+    buf: [u8; 128],
+    len: usize,
+}
+
+impl Default for StatusExtra {
+    fn default() -> Self {
+        StatusExtra {
+            buf: [0; 128],
+            len: 0,
+        }
+    }
+}
+
+impl StatusExtra {
+    /// The text.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or(&[])
+    }
+}
+
+impl core::fmt::Write for StatusExtra {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len.checked_add(s.len()).ok_or(core::fmt::Error)?;
+        let dst = self.buf.get_mut(self.len..end).ok_or(core::fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// What the caller does after [`Session::execute`].
@@ -211,7 +248,9 @@ impl<G: Game> Session<G> {
             Budget::TimeMs(ms) => write!(out, " budget={ms}ms"),
             Budget::Nodes(n) => write!(out, " budget=N{n}"),
         };
-        let _ = writeln!(out, " games={}/{}", env.games, env.max_games);
+        let _ = write!(out, " games={}/{}", env.games, env.max_games);
+        let _ = out.push(env.extra.as_bytes());
+        let _ = out.push(b"\n");
     }
 
     /// Applies the search result of [`Action::Think`] and writes its reply. An interrupted

@@ -34,6 +34,7 @@ impl<G: Game> Driver<G> {
         let env = Env {
             games: 1,
             max_games: 4,
+            ..Env::default()
         };
         if let Action::Think(copy) = self.s.execute(raw, &env, &mut self.out) {
             assert!(self.s.is_busy());
@@ -327,4 +328,48 @@ fn chess_fuzzed_commands_never_panic() {
         b"08",
     ];
     fuzz::<Chess>(&seeds, 100_000);
+}
+
+#[test]
+fn nxn_game_against_the_monte_carlo_player() {
+    use super::nxn_game::Nxn;
+    let mut d = Driver::<Nxn>::new();
+    d.expect(b"01", b"NOGAME\n");
+    d.expect(b"05 100", b"UNKCMD\n");
+    d.expect(b"02 0 0", b"NOGAME\n");
+    d.expect(b"02 6 0", b"INVFMT\n");
+    d.expect(b"00 X", b"OK\n");
+    let empty = d.run(b"01");
+    assert_eq!(empty.len(), 157, "the 4 x 4 grid is 157 bytes");
+    assert!(empty.starts_with(b" --- --- --- ---\n|   |   |   |   |\n"));
+    d.rejected(b"02 0 0", b"OOT\n");
+    d.expect(b"05 N5000", b"UNKCMD\n");
+    d.expect(b"03", b"OK\n");
+    d.rejected(b"03", b"OOT\n");
+    d.rejected(b"04", b"ILLMOVE\n");
+    d.rejected(b"02 4 0", b"ILLMOVE\n");
+    let legal = d.run(b"07");
+    assert_eq!(legal.split(|&b| b == b',').count(), 15, "{legal:?}");
+    // Play the first free tile until the end.
+    for _ in 0..20 {
+        let legal = d.run(b"07");
+        let first = legal
+            .split(|&b| b == b',' || b == b'\n')
+            .next()
+            .unwrap()
+            .to_vec();
+        let r = d.run(&[b"02 ".as_slice(), &first].concat());
+        if r != b"OK\n" {
+            assert!(r == b"WIN\n" || r == b"LOSE\n" || r == b"TIE\n", "{r:?}");
+            d.expect(b"03", b"NOGAME\n");
+            return;
+        }
+        let r = d.run(b"03");
+        if r != b"OK\n" {
+            assert!(r == b"LOSE\n" || r == b"TIE\n", "{r:?}");
+            assert!(d.run(b"09").starts_with(b"device=kxo state=over"));
+            return;
+        }
+    }
+    panic!("the game did not end");
 }

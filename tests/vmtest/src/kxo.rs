@@ -29,6 +29,7 @@ pub fn tests() -> Vec<Test> {
         Test { suite: "kxo", name: "two watchers both see every record", uid: 2303, run: two_watchers },
         Test { suite: "kxo", name: "whole records only: EINVAL below 48 bytes, multiples of 48", uid: 2304, run: whole_records },
         Test { suite: "kxo", name: "O_NONBLOCK gives EAGAIN, also when set after open", uid: 2305, run: nonblock },
+        Test { suite: "kxo", name: "an N x N human game against the Monte Carlo player on one descriptor", uid: 2308, run: human_game },
         Test { suite: "kxo", name: "a player file reads text replies", uid: 2306, run: player_file },
         Test { suite: "kxo", name: "non-root cannot control (EPERM); anyone reads the loads", uid: 2307, run: non_root },
         Test { suite: "kxo", name: "pause, resume (snapshot), stop, restart (new rounds)", uid: 0, run: control },
@@ -357,4 +358,41 @@ fn signal_read(_: u32) -> Outcome {
         r.map(|v| v.len())
     );
     Ok(())
+}
+
+fn human_game(_: u32) -> Outcome {
+    let mut d = crate::dev::Dev::open(K)?;
+    d.expect("01", b"NOGAME\n")?;
+    d.expect("00 X", b"OK\n")?;
+    let grid = d.cmd("01")?;
+    crate::same(
+        "the empty 4 x 4 grid",
+        &grid,
+        " --- --- --- ---\n|   |   |   |   |\n --- --- --- ---\n|   |   |   |   |\n --- --- --- ---\n|   |   |   |   |\n --- --- --- ---\n|   |   |   |   |\n --- --- --- ---\n".as_bytes(),
+    )?;
+    d.expect("02 0 0", b"OOT\n")?;
+    d.expect("02 7 0", b"INVFMT\n")?;
+    for _ in 0..16 {
+        let r = d.cmd("03")?;
+        if r != b"OK\n" {
+            ensure!(r == b"LOSE\n" || r == b"TIE\n", "03: {r:?}");
+            return d.expect("03", b"NOGAME\n");
+        }
+        d.expect("04", b"ILLMOVE\n")?;
+        let legal = d.cmd("07")?;
+        let first = legal
+            .split(|&b| b == b',' || b == b'\n')
+            .next()
+            .unwrap_or(b"")
+            .to_vec();
+        let r = d.cmd(&format!("02 {}", String::from_utf8_lossy(&first)))?;
+        if r != b"OK\n" {
+            ensure!(
+                r == b"WIN\n" || r == b"LOSE\n" || r == b"TIE\n",
+                "02: {r:?}"
+            );
+            return d.expect("02 0 0", b"NOGAME\n");
+        }
+    }
+    Err("the game did not end".into())
 }
