@@ -73,6 +73,10 @@ module! {
             default: 30,
             description: "Random playouts per tile of the kxo Monte Carlo player (1-100)",
         },
+        kxo_workers: u32 {
+            default: 4,
+            description: "Parallel work items P of the kxo Monte Carlo player (1-10)",
+        },
         test_warn: bool {
             default: false,
             description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",

@@ -25,11 +25,11 @@ use kernel::{
 };
 
 use super::clock::{KernelClock, SignalInterrupt};
-use crate::common::budget::Meter;
+use crate::common::budget::{Budget, Meter};
 use crate::session::{
     command::LINE_MAX,
     cursor::FileReply,
-    game::Game,
+    game::{Game, Thought},
     reply::Reply,
     state::{Action, Env, Session, StatusExtra},
     table::{self, Limits, Owner, Slot},
@@ -228,6 +228,20 @@ where
     /// Device-wide `key=value` pairs appended to `09` (none by default).
     fn status_extra(_out: &mut StatusExtra) {}
 
+    /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
+    /// default the game's own [`Game::think`], stopped by the budget or a pending signal.
+    fn search(
+        copy: &Self,
+        tt: &mut [Self::TtEntry],
+        plies: &mut [Self::Ply],
+        budget: Budget,
+    ) -> Thought<Self::Move> {
+        let mut clock = KernelClock::new();
+        let mut signal = SignalInterrupt;
+        let mut meter = Meter::new(budget, &mut clock, &mut signal);
+        copy.think(tt, plies, &mut meter)
+    }
+
     /// Sizes the table at load.
     fn setup_table(cfg: Config) -> Result {
         let mut t = Self::games().lock();
@@ -345,7 +359,7 @@ where
         let mut st = cell.state.lock();
         let result = match thought {
             Ok(t) => {
-                let interrupted = matches!(t, crate::session::game::Thought::Interrupted);
+                let interrupted = matches!(t, Thought::Interrupted);
                 st.session.finish(t, inner.reply.out());
                 if interrupted {
                     Err(ERESTARTSYS)
@@ -379,11 +393,7 @@ where
     }
 
     /// Waits (interruptibly) for a search context, searches, and returns the context.
-    fn think(
-        copy: &G,
-        uid: u32,
-        budget: crate::common::budget::Budget,
-    ) -> Result<crate::session::game::Thought<G::Move>> {
+    fn think(copy: &G, uid: u32, budget: Budget) -> Result<Thought<G::Move>> {
         let mut scratch = loop {
             if let Some(s) = G::games().lock().take_scratch(uid) {
                 break s;
@@ -393,10 +403,7 @@ where
             }
             fsleep(Delta::from_millis(5));
         };
-        let mut clock = KernelClock::new();
-        let mut signal = SignalInterrupt;
-        let mut meter = Meter::new(budget, &mut clock, &mut signal);
-        let thought = copy.think(&mut scratch.tt, &mut scratch.plies, &mut meter);
+        let thought = G::search(copy, &mut scratch.tt, &mut scratch.plies, budget);
         G::games().lock().give_scratch(uid, scratch);
         Ok(thought)
     }

@@ -84,7 +84,7 @@ pub(crate) struct KxoConfig {
 /// A workqueue owned by the module.
 ///
 /// Invariant: `0` is a live workqueue from `alloc_workqueue`, destroyed exactly once in `drop`.
-struct OwnedQueue(NonNull<bindings::workqueue_struct>);
+pub(crate) struct OwnedQueue(NonNull<bindings::workqueue_struct>);
 
 // SAFETY: a workqueue may be used and destroyed from any thread.
 unsafe impl Send for OwnedQueue {}
@@ -92,21 +92,17 @@ unsafe impl Send for OwnedQueue {}
 unsafe impl Sync for OwnedQueue {}
 
 impl OwnedQueue {
-    fn new(max_active: usize) -> Result<Self> {
+    fn new(name: &'static CStr, max_active: usize) -> Result<Self> {
         let max = i32::try_from(max_active).map_err(|_| EINVAL)?;
-        // SAFETY: the name is a NUL-terminated string without format conversions, so no
-        // variadic arguments are read.
+        // SAFETY: the name is a NUL-terminated string without format conversions (the
+        // callers pass literals without `%`), so no variadic arguments are read.
         let p = unsafe {
-            bindings::alloc_workqueue_noprof(
-                c"kgames_kxo".as_char_ptr(),
-                bindings::wq_flags_WQ_UNBOUND,
-                max,
-            )
+            bindings::alloc_workqueue_noprof(name.as_char_ptr(), bindings::wq_flags_WQ_UNBOUND, max)
         };
         NonNull::new(p).map(OwnedQueue).ok_or(ENOMEM)
     }
 
-    fn queue(&self) -> &Queue {
+    pub(crate) fn queue(&self) -> &Queue {
         // SAFETY: by the type invariant the pointer is a live workqueue for as long as `self`.
         unsafe { Queue::from_raw(self.0.as_ptr()) }
     }
@@ -194,6 +190,9 @@ pub(crate) struct Hub {
     /// Registered watchers (readable from the timer).
     watchers: AtomicUsize,
     always: bool,
+    /// The queue of the Monte Carlo work items of the human games (see `mc.rs`): owned by
+    /// the hub, which outlives every file, so destroying it at unload waits for them.
+    pub(crate) mc_queue: OwnedQueue,
 }
 
 impl Hub {
@@ -472,6 +471,7 @@ impl KxoRuntime {
             latest.push(g.rec, GFP_KERNEL)?;
             games.push(g, GFP_KERNEL)?;
         }
+        let mc_queue = OwnedQueue::new(c"kgames_mc", 10)?;
         let hub = Arc::pin_init(
             pin_init!(Hub {
                 state <- new_mutex!(HubState {
@@ -489,6 +489,7 @@ impl KxoRuntime {
                 generation: AtomicU32::new(0),
                 watchers: AtomicUsize::new(0),
                 always: cfg.always,
+                mc_queue,
             }),
             GFP_KERNEL,
         )?;
@@ -508,7 +509,7 @@ impl KxoRuntime {
             )?;
             slots.push(slot, GFP_KERNEL)?;
         }
-        let queue = OwnedQueue::new(cfg.games)?;
+        let queue = OwnedQueue::new(c"kgames_kxo", cfg.games)?;
         let driver_hub = hub.clone();
         let driver = Arc::pin_init(
             pin_init!(Driver {

@@ -9,14 +9,17 @@
 pub(crate) mod clock;
 pub(crate) mod game_device;
 pub(crate) mod kxo;
+pub(crate) mod mc;
 
 use kernel::{
     miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
     prelude::*,
 };
 
+use crate::common::budget::Budget;
 use crate::session::{
     chess_game::Chess,
+    game::Thought,
     nxn_game::{Nxn, NXN_PLAYOUTS, NXN_SIZE},
     reversi_game::Reversi,
     state::StatusExtra,
@@ -47,6 +50,11 @@ impl DeviceGame for Nxn {
         if let Some(hub) = kxo::KXO_HUB.lock().clone() {
             hub.write_status(out);
         }
+    }
+
+    /// The Monte Carlo player over `kxo_workers` work items.
+    fn search(copy: &Self, _tt: &mut [()], _plies: &mut [()], budget: Budget) -> Thought<u8> {
+        mc::choose(copy.board(), copy.playouts(), copy.seed(), budget)
     }
 }
 

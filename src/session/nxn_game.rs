@@ -30,6 +30,21 @@ pub struct Nxn {
 }
 
 impl Nxn {
+    /// The board.
+    pub fn board(&self) -> &BoardN {
+        &self.board
+    }
+
+    /// Playouts per tile of this game.
+    pub fn playouts(&self) -> u8 {
+        self.playouts
+    }
+
+    /// The Monte Carlo seed of this position: deterministic play.
+    pub fn seed(&self) -> u64 {
+        (self.board.mask(Side::O) << 1) ^ self.board.mask(Side::X).rotate_left(37)
+    }
+
     fn result_word(&self) -> Word {
         match self.board.state() {
             GameState::Running => Word::Ok,
@@ -139,10 +154,8 @@ impl Game for Nxn {
     }
 
     fn think(&self, _tt: &mut [()], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<u8> {
-        // The seed depends only on the position: deterministic play.
-        let seed = (self.board.mask(Side::O) << 1) ^ self.board.mask(Side::X).rotate_left(37);
         let side = self.board.side_to_move();
-        match nxn::choose(&self.board, side, self.playouts, seed, meter) {
+        match nxn::choose(&self.board, side, self.playouts, self.seed(), meter) {
             Some(tile) => Thought::Move(tile),
             None => Thought::Interrupted,
         }

@@ -49,6 +49,22 @@ if [ -x "$kxocat" ]; then
     check "kxo: loads with kxo_always=1 and the games run without a watcher" insmod "$repo/kgames.ko" kxo_always=1 kxo_period_ms=10
     sleep 2
     check "kxo: unload while the games run is clean" rmmod kgames
+    # The Monte Carlo player: the same moves with 1 and with 10 work items.
+    mcgame() {
+        rmmod kgames 2>/dev/null; insmod "$repo/kgames.ko" kxo_workers=$1 || return 1
+        exec 3<>/dev/kxo
+        echo "00 X" >&3; cat <&3
+        for _ in 1 2 3 4 5 6 7 8; do
+            echo 03 >&3; cat <&3
+            echo 07 >&3; first=$(cut -d, -f1 <&3)
+            echo "02 $first" >&3; cat <&3
+        done
+        echo 01 >&3; cat <&3
+        exec 3>&-
+    }
+    mc_same() { local a b; a=$(mcgame 1) && b=$(mcgame 10) && [ "$a" = "$b" ] && grep -qE 'WIN|LOSE|TIE' <<<"$a"; }
+    check "kxo: the Monte Carlo player plays the same game with 1 and with 10 work items" mc_same
+    rmmod kgames 2>/dev/null
     check "kxo: loads again with defaults" insmod "$repo/kgames.ko"
     for d in reversi chess kxo; do chmod 0666 /dev/$d 2>/dev/null; done
 else
