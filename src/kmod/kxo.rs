@@ -8,9 +8,10 @@
 //! across the search), and publishes the new record to the [`Hub`], which copies it into
 //! every reader's bounded queue. A per-slot `busy` flag keeps one move in flight per game.
 //!
-//! Unload order ([`KxoRuntime::drop`]): cancel the timer (waits for a running callback),
-//! set the stop flag, destroy the workqueue (drains queued work; work items seeing the stop
-//! flag return at once), then drop the games and the hub.
+//! Unload order ([`KxoRuntime::drop`]): set the stop flag (the callback then no longer
+//! restarts itself), cancel the timer (waits for a running callback), destroy the workqueue
+//! (drains queued work; work items seeing the stop flag return at once), then drop the games
+//! and the hub.
 //!
 //! Files: a file that has written a command is a player file of the N x N human game (the
 //! shared session layer, [`Nxn`]) and reads text replies; every
