@@ -53,7 +53,14 @@ if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or c
 
 # 3. The module: kernel clippy set with warnings fatal, the kernel's rustfmt, the build.
 rm -f kgames.ko
-run "module: build kgames.ko (KRUSTFLAGS=-Dwarnings)" make -s modules KDIR="$kdir" KRUSTFLAGS=-Dwarnings
+# The module build, warnings fatal (rustc via KRUSTFLAGS, and objtool/modpost by their text).
+build_module() {
+    local o
+    o=$(make -s modules KDIR="$kdir" KRUSTFLAGS=-Dwarnings 2>&1); local rc=$?
+    echo "$o"
+    [ $rc = 0 ] && ! grep -qiE 'warning|error' <<<"$o"
+}
+run "module: build kgames.ko with no warning (rustc, objtool, modpost)" build_module
 run "module: the kernel's clippy set (CLIPPY=1), warnings fatal" make -s clippy KDIR="$kdir"
 run "module: rustfmt --check with the kernel's config" make -s rustfmt KDIR="$kdir"
 run "module: kgames.ko was built" test -f kgames.ko

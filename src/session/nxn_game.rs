@@ -177,8 +177,12 @@ impl Game for Nxn {
         while free != 0 {
             let t = free.trailing_zeros() as u8;
             free &= free - 1;
+            // `n` is 3-6; checked so that no division-by-zero path exists.
+            let (Some(col), Some(row)) = (t.checked_rem(n), t.checked_div(n)) else {
+                continue;
+            };
             let sep = if first { "" } else { "," };
-            let _ = write!(out, "{sep}{} {}", t % n, t / n);
+            let _ = write!(out, "{sep}{col} {row}");
             first = false;
         }
     }
