@@ -22,6 +22,9 @@ mod kxo;
 #[path = "reversi/mod.rs"]
 #[allow(unreachable_pub, dead_code, unused_imports)]
 mod reversi;
+#[path = "uapi/mod.rs"]
+#[allow(unreachable_pub, dead_code, unused_imports)]
+mod uapi;
 #[path = "session/mod.rs"]
 #[allow(unreachable_pub, dead_code, unused_imports)]
 mod session;

@@ -35,8 +35,8 @@ use crate::session::{
     table::{self, Limits, Owner, Slot},
 };
 
-/// `ioctl(fd, KGAMES_IOC_PRIVATE)`: detach the file to a private game (README.md).
-pub(crate) const KGAMES_IOC_PRIVATE: u32 = _IO('k' as u32, 1);
+pub(crate) use crate::uapi::ioctl::KGAMES_IOC_PRIVATE;
+const _: () = assert!(KGAMES_IOC_PRIVATE == _IO('k' as u32, 1));
 
 /// Limits from the module parameters.
 #[derive(Clone, Copy)]

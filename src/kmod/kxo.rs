@@ -51,20 +51,18 @@ use crate::kxo::agent::{Agent, AgentKind, RandomAgent};
 use crate::kxo::board::GameState;
 use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
 use crate::kxo::negamax::{Negamax, TtEntry, TT_DEFAULT_LEN};
-use crate::kxo::record::Record;
+use crate::kxo::record::{Record, RecordBoard};
 use crate::session::{command::LINE_MAX, nxn_game::Nxn, state::StatusExtra};
 
-/// `ioctl(fd, KXO_IOC_PAUSE)`: stop publishing records (games keep playing). Root only.
-pub(crate) const KXO_IOC_PAUSE: u32 = _IO('x' as u32, 1);
-/// `KXO_IOC_RESUME`: publish again, starting with a snapshot to every watcher. Root only.
-pub(crate) const KXO_IOC_RESUME: u32 = _IO('x' as u32, 2);
-/// `KXO_IOC_STOP`: stop all games (no more moves). Root only.
-pub(crate) const KXO_IOC_STOP: u32 = _IO('x' as u32, 3);
-/// `KXO_IOC_RESTART`: restart every game (round + 1, new pairing) and run again. Root only.
-pub(crate) const KXO_IOC_RESTART: u32 = _IO('x' as u32, 4);
-/// `KXO_IOC_LOADS`: copies `[[u64; 3]; 4]`: per agent (ids 0-3) the 1, 5 and 15 minute
-/// decayed load, fixed point with 11 fractional bits (2048 = one CPU busy). Anyone.
-pub(crate) const KXO_IOC_LOADS: u32 = _IOR::<[[u64; 3]; 4]>('x' as u32, 5);
+use crate::uapi::ioctl::{
+    KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STOP,
+};
+use crate::uapi::load::KxoLoads;
+
+// The shared definitions agree with the kernel's own macros.
+const _: () = assert!(KXO_IOC_PAUSE == _IO('x' as u32, 1));
+const _: () = assert!(KXO_IOC_RESTART == _IO('x' as u32, 4));
+const _: () = assert!(KXO_IOC_LOADS == _IOR::<KxoLoads>('x' as u32, 5));
 
 /// Records queued per watcher; a slower watcher loses the oldest.
 const QUEUE_LEN: usize = 256;
@@ -667,7 +665,7 @@ impl MiscDevice for KxoFile {
 
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, arg: usize) -> Result<isize> {
         if cmd == KXO_IOC_LOADS {
-            let mut bytes = [0u8; 96];
+            let mut bytes = [0u8; core::mem::size_of::<KxoLoads>()];
             let loads = me.hub.state.lock().loads;
             for (i, kind) in AgentKind::ALL.iter().enumerate() {
                 for (j, v) in loads.get(*kind).averages().iter().enumerate() {

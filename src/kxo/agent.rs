@@ -6,57 +6,7 @@ use crate::common::rng::Rng;
 
 use super::board::{Board4, Side};
 
-/// Which algorithm plays a side. The `u8` id is what [`super::record::Record`] stores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum AgentKind {
-    /// Principal variation search ([`super::negamax::Negamax`]).
-    Negamax = 0,
-    /// Uniformly random legal moves ([`RandomAgent`]).
-    Random = 1,
-    /// Monte Carlo tree search (reserved id; not implemented here).
-    Mcts = 2,
-    /// Temporal-difference learning (reserved id; not implemented here).
-    TdLearning = 3,
-}
-
-impl AgentKind {
-    /// Number of ids, known or reserved (ids are `0..COUNT`).
-    pub const COUNT: usize = 4;
-    /// Every kind, in id order.
-    pub const ALL: [AgentKind; AgentKind::COUNT] = [
-        AgentKind::Negamax,
-        AgentKind::Random,
-        AgentKind::Mcts,
-        AgentKind::TdLearning,
-    ];
-
-    /// The wire id.
-    pub const fn id(self) -> u8 {
-        self as u8
-    }
-
-    /// The kind with wire id `id`.
-    pub const fn from_id(id: u8) -> Option<AgentKind> {
-        match id {
-            0 => Some(AgentKind::Negamax),
-            1 => Some(AgentKind::Random),
-            2 => Some(AgentKind::Mcts),
-            3 => Some(AgentKind::TdLearning),
-            _ => None,
-        }
-    }
-
-    /// A short lower-case name (`negamax`, `random`, `mcts`, `td`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            AgentKind::Negamax => "negamax",
-            AgentKind::Random => "random",
-            AgentKind::Mcts => "mcts",
-            AgentKind::TdLearning => "td",
-        }
-    }
-}
+pub use crate::uapi::agent::AgentKind;
 
 /// A player of the 4 x 4 game.
 pub trait Agent {
@@ -129,19 +79,6 @@ impl Agent for RandomAgent {
 mod tests {
     use super::*;
     use crate::common::budget::{Budget, NeverInterrupt, NodeClock};
-
-    #[test]
-    fn kinds_round_trip() {
-        for (i, k) in AgentKind::ALL.iter().enumerate() {
-            assert_eq!(usize::from(k.id()), i);
-            assert_eq!(AgentKind::from_id(k.id()), Some(*k));
-        }
-        assert_eq!(AgentKind::from_id(4), None);
-        assert_eq!(AgentKind::Negamax.id(), 0);
-        assert_eq!(AgentKind::Random.id(), 1);
-        assert_eq!(AgentKind::Mcts.id(), 2);
-        assert_eq!(AgentKind::TdLearning.id(), 3);
-    }
 
     #[test]
     fn nth_cell_walks_set_bits() {

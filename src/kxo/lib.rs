@@ -4,6 +4,7 @@
 #![no_std]
 
 pub use kgames_common::common;
+pub use kgames_uapi::uapi;
 
 #[path = "mod.rs"]
 pub mod kxo;

@@ -10,11 +10,7 @@
 //! `calc_load`: integers only, rounding up while the load rises.
 
 use super::agent::AgentKind;
-
-/// Fraction bits of the fixed-point loads.
-pub const FSHIFT: u32 = 11;
-/// 1.0 in fixed point: one CPU fully busy.
-pub const FIXED_1: u64 = 1 << FSHIFT;
+pub use crate::uapi::load::{hundredths, FIXED_1, FSHIFT};
 /// The sampling period the decay factors assume, in milliseconds.
 pub const SAMPLE_PERIOD_MS: u32 = 5000;
 /// `FIXED_1 / e^(5 s / 1 min)`: decay per sample of the 1-minute average.
@@ -59,11 +55,6 @@ pub const fn active_from_ns(busy_ns: u64, period_ns: u64) -> u64 {
     }
 }
 
-/// A load in hundredths, rounded to nearest: `hundredths(FIXED_1) == 100`. Print it as
-/// `h / 100` `.` `h % 100` (two digits), like `/proc/loadavg`.
-pub const fn hundredths(load: u64) -> u64 {
-    load.saturating_mul(100).saturating_add(FIXED_1 / 2) >> FSHIFT
-}
 
 /// The three load averages of one agent kind and the CPU time it used in the current period.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

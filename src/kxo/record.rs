@@ -1,144 +1,44 @@
-//! The binary record a `/dev/kxo` watcher reads: one per board change of an AI-vs-AI game.
-//!
-//! One `#[repr(C)]` definition, [`Record`], shared by the kernel and the user tools (which
-//! depend on the host crate `kgames-kxo`). All fields are in native endianness; there is no
-//! implicit padding (the spare bytes are the explicit `reserved` field, always zero).
-//!
-//! | offset | size | field | meaning |
-//! | --- | --- | --- | --- |
-//! | 0 | 2 | `version` | layout version, [`Record::VERSION`] |
-//! | 2 | 2 | `size` | this record's size in bytes, [`Record::SIZE`] (48) |
-//! | 4 | 2 | `game` | game id: the slot number |
-//! | 6 | 1 | `move_count` | plies played, 0..=16 |
-//! | 7 | 1 | `state` | [`GameState`]: 0 running, 1 O won, 2 X won, 3 draw |
-//! | 8 | 4 | `round` | how many times this slot has restarted |
-//! | 12 | 4 | `board` | the packed board ([`Board4::packed`]) |
-//! | 16 | 8 | `seq` | global sequence number (a gap shows lost records) |
-//! | 24 | 8 | `lost` | records this reader has lost so far (cumulative) |
-//! | 32 | 8 | `moves` | the cells played, ply k in bits 4k..4k+3; bits above `move_count` plies are 0 |
-//! | 40 | 1 | `o_agent` | [`AgentKind`] id of the O player |
-//! | 41 | 1 | `x_agent` | [`AgentKind`] id of the X player |
-//! | 42 | 6 | `reserved` | zero |
+//! The board logic of a `/dev/kxo` [`Record`] (the layout itself is `crate::uapi::record`):
+//! decoding the board and state, playing a move onto a record, and checking that a record is
+//! a real game ([`RecordBoard::is_consistent`]) and that one follows another ([`is_successor`]).
 
-use core::mem::{offset_of, size_of};
+pub use crate::uapi::record::Record;
 
 use super::agent::AgentKind;
 use super::board::{Board4, GameState, Side, CELLS};
 
-/// One board change of one AI-vs-AI game (see the module documentation for the layout).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct Record {
-    /// Layout version: [`Record::VERSION`].
-    pub version: u16,
-    /// Size of this record in bytes: [`Record::SIZE`].
-    pub size: u16,
-    /// Game id (the slot number).
-    pub game: u16,
-    /// Plies played so far, 0..=16.
-    pub move_count: u8,
-    /// The [`GameState`] as its `u8` value.
-    pub state: u8,
-    /// Restarts of this slot so far (tells the games of one slot apart).
-    pub round: u32,
-    /// The packed board: 2 bits per cell, `00` empty, `01` O, `10` X, cell i at bits 2i..2i+1.
-    pub board: u32,
-    /// Global sequence number of this record, over all games.
-    pub seq: u64,
-    /// Records this reader has lost so far (it was too slow), cumulative.
-    pub lost: u64,
-    /// The cells played: ply k (0-based; O plays even plies) in bits 4k..4k+3.
-    pub moves: u64,
-    /// [`AgentKind`] id of the O player.
-    pub o_agent: u8,
-    /// [`AgentKind`] id of the X player.
-    pub x_agent: u8,
-    /// Explicit padding: always zero.
-    pub reserved: [u8; 6],
-}
-
-// The layout is a contract with user space: pin it down at compile time.
-const _: () = assert!(size_of::<Record>() == Record::SIZE);
-const _: () = assert!(offset_of!(Record, version) == 0);
-const _: () = assert!(offset_of!(Record, size) == 2);
-const _: () = assert!(offset_of!(Record, game) == 4);
-const _: () = assert!(offset_of!(Record, move_count) == 6);
-const _: () = assert!(offset_of!(Record, state) == 7);
-const _: () = assert!(offset_of!(Record, round) == 8);
-const _: () = assert!(offset_of!(Record, board) == 12);
-const _: () = assert!(offset_of!(Record, seq) == 16);
-const _: () = assert!(offset_of!(Record, lost) == 24);
-const _: () = assert!(offset_of!(Record, moves) == 32);
-const _: () = assert!(offset_of!(Record, o_agent) == 40);
-const _: () = assert!(offset_of!(Record, x_agent) == 41);
-const _: () = assert!(offset_of!(Record, reserved) == 42);
-
-/// Copies `src` into `buf` at `at` (a no-op if it would not fit; the offsets used are
-/// constants checked by the tests).
-fn put(buf: &mut [u8], at: usize, src: &[u8]) {
-    if let Some(dst) = buf.get_mut(at..at.saturating_add(src.len())) {
-        dst.copy_from_slice(src);
-    }
-}
-
-/// The `N` bytes of `bytes` at `at`.
-fn get<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
-    bytes.get(at..at.checked_add(N)?)?.try_into().ok()
-}
-
-impl Record {
-    /// The layout version this code writes and reads.
-    pub const VERSION: u16 = 1;
-    /// The record size in bytes.
-    pub const SIZE: usize = 48;
-
-    /// The first record of a round: the empty board, no moves, running; `seq` and `lost` 0.
-    pub const fn start(game: u16, round: u32, o: AgentKind, x: AgentKind) -> Record {
-        Record {
-            version: Record::VERSION,
-            size: Record::SIZE as u16,
-            game,
-            move_count: 0,
-            state: GameState::Running.to_u8(),
-            round,
-            board: 0,
-            seq: 0,
-            lost: 0,
-            moves: 0,
-            o_agent: o.id(),
-            x_agent: x.id(),
-            reserved: [0; 6],
-        }
-    }
-
+/// The board logic of a [`Record`].
+pub trait RecordBoard: Sized {
     /// The decoded board (`None` if a cell holds `11`).
-    pub const fn board4(&self) -> Option<Board4> {
+    fn board4(&self) -> Option<Board4>;
+    /// The decoded game state.
+    fn game_state(&self) -> Option<GameState>;
+    /// The side to move next (O after an even number of plies).
+    fn side_to_move(&self) -> Side;
+    /// The record after the side to move plays `cell`: board, move count, moves and state
+    /// updated; every other field (ids, round, `seq`, `lost`, `flags`) copied. `None` if the
+    /// move is illegal, the game is over, or the record does not decode.
+    fn played(&self, cell: u8) -> Option<Self>;
+    /// True when the record describes a real game: known agent ids, at most 16 moves, no move
+    /// bits beyond `move_count`, and replaying `moves` from the empty board (O first) is legal
+    /// at every ply and gives exactly `board` and `state`.
+    fn is_consistent(&self) -> bool;
+}
+
+impl RecordBoard for Record {
+    fn board4(&self) -> Option<Board4> {
         Board4::from_packed(self.board)
     }
 
-    /// The decoded game state.
-    pub const fn game_state(&self) -> Option<GameState> {
+    fn game_state(&self) -> Option<GameState> {
         GameState::from_u8(self.state)
     }
 
-    /// The cell played at ply `ply`, if that ply has been played.
-    pub const fn move_at(&self, ply: u8) -> Option<u8> {
-        if ply >= self.move_count || ply >= CELLS {
-            None
-        } else {
-            Some(((self.moves >> (4 * ply as u32)) & 0xF) as u8)
-        }
-    }
-
-    /// The side to move next (O after an even number of plies).
-    pub const fn side_to_move(&self) -> Side {
+    fn side_to_move(&self) -> Side {
         Side::of_ply(self.move_count)
     }
 
-    /// The record after the side to move plays `cell`: board, move count, moves and state
-    /// updated; every other field (ids, round, `seq`, `lost`) copied. `None` if the move is
-    /// illegal, the game is over, or the record does not decode.
-    pub fn played(&self, cell: u8) -> Option<Record> {
+    fn played(&self, cell: u8) -> Option<Record> {
         if self.game_state()? != GameState::Running || self.move_count >= CELLS {
             return None;
         }
@@ -151,54 +51,7 @@ impl Record {
         Some(next)
     }
 
-    /// The wire bytes, field by field in native endianness.
-    pub fn to_bytes(self) -> [u8; Record::SIZE] {
-        let mut b = [0u8; Record::SIZE];
-        put(&mut b, 0, &self.version.to_ne_bytes());
-        put(&mut b, 2, &self.size.to_ne_bytes());
-        put(&mut b, 4, &self.game.to_ne_bytes());
-        put(&mut b, 6, &[self.move_count, self.state]);
-        put(&mut b, 8, &self.round.to_ne_bytes());
-        put(&mut b, 12, &self.board.to_ne_bytes());
-        put(&mut b, 16, &self.seq.to_ne_bytes());
-        put(&mut b, 24, &self.lost.to_ne_bytes());
-        put(&mut b, 32, &self.moves.to_ne_bytes());
-        put(&mut b, 40, &[self.o_agent, self.x_agent]);
-        put(&mut b, 42, &self.reserved);
-        b
-    }
-
-    /// Decodes the first [`Record::SIZE`] bytes of `bytes`. `None` if there are fewer, or the
-    /// version or size field is not this layout's, or `reserved` is not zero. The contents
-    /// are not checked: see [`Record::is_consistent`].
-    pub fn from_bytes(bytes: &[u8]) -> Option<Record> {
-        let [move_count, state] = get::<2>(bytes, 6)?;
-        let [o_agent, x_agent] = get::<2>(bytes, 40)?;
-        let r = Record {
-            version: u16::from_ne_bytes(get(bytes, 0)?),
-            size: u16::from_ne_bytes(get(bytes, 2)?),
-            game: u16::from_ne_bytes(get(bytes, 4)?),
-            move_count,
-            state,
-            round: u32::from_ne_bytes(get(bytes, 8)?),
-            board: u32::from_ne_bytes(get(bytes, 12)?),
-            seq: u64::from_ne_bytes(get(bytes, 16)?),
-            lost: u64::from_ne_bytes(get(bytes, 24)?),
-            moves: u64::from_ne_bytes(get(bytes, 32)?),
-            o_agent,
-            x_agent,
-            reserved: get(bytes, 42)?,
-        };
-        (r.version == Record::VERSION
-            && usize::from(r.size) == Record::SIZE
-            && r.reserved == [0; 6])
-            .then_some(r)
-    }
-
-    /// True when the record describes a real game: known agent ids, at most 16 moves, no move
-    /// bits beyond `move_count`, and replaying `moves` from the empty board (O first) is legal
-    /// at every ply and gives exactly `board` and `state`.
-    pub fn is_consistent(&self) -> bool {
+    fn is_consistent(&self) -> bool {
         if AgentKind::from_id(self.o_agent).is_none()
             || AgentKind::from_id(self.x_agent).is_none()
             || self.move_count > CELLS
@@ -221,6 +74,7 @@ impl Record {
         board.packed() == self.board && Some(board.state()) == self.game_state()
     }
 }
+
 
 /// True when `next` is the board change right after `prev` in one game: the same game id,
 /// round and agents; one more move; the game was running; the new cell was empty before and
@@ -270,40 +124,6 @@ mod tests {
         r.seq = 0x1112_1314_1516_1718;
         r.lost = 0x2122_2324_2526_2728;
         r
-    }
-
-    #[test]
-    fn bytes_round_trip_field_by_field() {
-        let r = sample();
-        let b = r.to_bytes();
-        assert_eq!(b.len(), 48);
-        assert_eq!(Record::from_bytes(&b), Some(r));
-        // Each field sits at its documented offset, native endian.
-        assert_eq!(b[0..2], 1u16.to_ne_bytes());
-        assert_eq!(b[2..4], 48u16.to_ne_bytes());
-        assert_eq!(b[4..6], 0x0203u16.to_ne_bytes());
-        assert_eq!(b[6], 3); // move_count
-        assert_eq!(b[7], 0); // running
-        assert_eq!(b[8..12], 0x0405_0607u32.to_ne_bytes());
-        // O on 5 and 10, X on 0.
-        let board = (0b01u32 << 10) | (0b01 << 20) | 0b10;
-        assert_eq!(b[12..16], board.to_ne_bytes());
-        assert_eq!(b[16..24], 0x1112_1314_1516_1718u64.to_ne_bytes());
-        assert_eq!(b[24..32], 0x2122_2324_2526_2728u64.to_ne_bytes());
-        assert_eq!(b[32..40], 0xA05u64.to_ne_bytes()); // plies 5, 0, 10
-        assert_eq!(b[40], 0);
-        assert_eq!(b[41], 1);
-        assert_eq!(b[42..48], [0; 6]);
-        // The decoder needs a whole record of this layout.
-        assert_eq!(Record::from_bytes(&b[..47]), None);
-        let mut longer = [0u8; 60];
-        longer[..48].copy_from_slice(&b);
-        assert_eq!(Record::from_bytes(&longer), Some(r));
-        for (at, v) in [(0, 2u8), (2, 47), (42, 1), (47, 1)] {
-            let mut bad = b;
-            bad[at] = v;
-            assert_eq!(Record::from_bytes(&bad), None, "byte {at} = {v}");
-        }
     }
 
     #[test]

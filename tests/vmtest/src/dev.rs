@@ -4,8 +4,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 
-/// `_IO('k', 1)`: detach the file to a private game (README.md).
-pub const KGAMES_IOC_PRIVATE: libc::c_ulong = 0x6b01;
+pub use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
 
 /// An open device.
 pub struct Dev {
@@ -67,7 +66,7 @@ impl Dev {
     /// Detaches the file to a private game.
     pub fn make_private(&mut self) -> Result<(), String> {
         // SAFETY: an ioctl without argument on an open descriptor.
-        let r = unsafe { libc::ioctl(self.f.as_raw_fd(), KGAMES_IOC_PRIVATE) };
+        let r = unsafe { libc::ioctl(self.f.as_raw_fd(), KGAMES_IOC_PRIVATE as _) };
         if r == 0 {
             Ok(())
         } else {

@@ -9,17 +9,18 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use kgames_kxo::kxo::record::{is_successor, Record};
+use kgames_kxo::kxo::record::{is_successor, RecordBoard};
+use kgames_uapi::ioctl::{
+    KXO_IOC_LOADS as IOC_LOADS, KXO_IOC_PAUSE as IOC_PAUSE, KXO_IOC_RESTART as IOC_RESTART,
+    KXO_IOC_RESUME as IOC_RESUME, KXO_IOC_STOP as IOC_STOP,
+};
+use kgames_uapi::load::KxoLoads;
+use kgames_uapi::record::Record;
 
 use crate::{ensure, Outcome, Test};
 
 const K: &str = "/dev/kxo";
 const GAMES: u16 = 9;
-const IOC_PAUSE: libc::c_ulong = 0x7801;
-const IOC_RESUME: libc::c_ulong = 0x7802;
-const IOC_STOP: libc::c_ulong = 0x7803;
-const IOC_RESTART: libc::c_ulong = 0x7804;
-const IOC_LOADS: libc::c_ulong = (2 << 30) | (96 << 16) | (0x78 << 8) | 5;
 
 /// The `kxo` suite.
 pub fn tests() -> Vec<Test> {
@@ -217,9 +218,9 @@ fn player_file(_: u32) -> Outcome {
     crate::same("42", &buf[..n], b"UNKCMD\n")
 }
 
-fn ioctl(f: &File, req: libc::c_ulong) -> Result<(), i32> {
+fn ioctl(f: &File, req: u32) -> Result<(), i32> {
     // SAFETY: a control ioctl without argument.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), req) };
+    let r = unsafe { libc::ioctl(f.as_raw_fd(), req as _) };
     if r == 0 {
         Ok(())
     } else {
@@ -235,9 +236,9 @@ fn non_root(_: u32) -> Outcome {
             "ioctl {req:#x} by non-root"
         );
     }
-    let mut loads = [[0u64; 3]; 4];
-    // SAFETY: the kernel writes 96 bytes into `loads`.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS, loads.as_mut_ptr()) };
+    let mut loads: KxoLoads = Default::default();
+    // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes into `loads`.
+    let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS as _, loads.as_mut_ptr()) };
     ensure!(r == 0, "loads ioctl failed");
     Ok(())
 }

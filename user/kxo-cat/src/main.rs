@@ -2,13 +2,14 @@
 //!
 //! ```text
 //! kxo-cat [--count N] [--nonblock] [--timeout S] [--check] [DEVICE]
-//! kxo-cat pause|resume|stop|restart|loads [DEVICE]
+//! kxo-cat pause|resume|stop|restart|loads|state [DEVICE]
 //! ```
 //! One line per record: `seq game round moves state o-agent x-agent lost board`, the board as
 //! 16 cells `O`, `X`, `.` row by row. `--check` verifies that every record is a legal successor
 //! of its game's previous one (or the start of a new round) and prints a summary line
 //! `games=G records=R rounds=N lost=L bad=B`; the exit status is 1 if any record was bad.
-//! The record layout is `kgames_kxo::record::Record`, the same definition the module uses.
+//! `kxo-cat state` prints the machine's state (`KXO_IOC_STATE`). The record layout, the ioctl
+//! numbers and the agent names are `kgames_uapi`'s, the same definitions the module uses.
 
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -18,15 +19,14 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use kgames_kxo::kxo::agent::AgentKind;
-use kgames_kxo::kxo::record::{is_successor, Record};
-
-const IOC_PAUSE: libc::c_ulong = 0x7801;
-const IOC_RESUME: libc::c_ulong = 0x7802;
-const IOC_STOP: libc::c_ulong = 0x7803;
-const IOC_RESTART: libc::c_ulong = 0x7804;
-/// `_IOR('x', 5, [[u64; 3]; 4])`.
-const IOC_LOADS: libc::c_ulong = (2 << 30) | (96 << 16) | (0x78 << 8) | 5;
+use kgames_kxo::kxo::record::{is_successor, RecordBoard};
+use kgames_uapi::agent::AgentKind;
+use kgames_uapi::ioctl::{
+    KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STATE, KXO_IOC_STOP,
+};
+use kgames_uapi::load::{hundredths, KxoLoads};
+use kgames_uapi::record::Record;
+use kgames_uapi::state::KxoState;
 
 fn agent(id: u8) -> &'static str {
     AgentKind::from_id(id).map_or("?", AgentKind::name)
@@ -46,19 +46,47 @@ fn board_text(r: &Record) -> String {
 fn control(cmd: &str, path: &str) -> io::Result<()> {
     let f = OpenOptions::new().read(true).open(path)?;
     let req = match cmd {
-        "pause" => IOC_PAUSE,
-        "resume" => IOC_RESUME,
-        "stop" => IOC_STOP,
-        "restart" => IOC_RESTART,
+        "pause" => KXO_IOC_PAUSE,
+        "resume" => KXO_IOC_RESUME,
+        "stop" => KXO_IOC_STOP,
+        "restart" => KXO_IOC_RESTART,
+        "state" => {
+            let mut b = [0u8; KxoState::SIZE];
+            // SAFETY: the kernel writes `KxoState::SIZE` bytes (the size encoded in the
+            // number) into `b`, which is that long.
+            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_STATE as _, b.as_mut_ptr()) };
+            if r != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let s = KxoState::from_bytes(&b).ok_or(io::ErrorKind::InvalidData)?;
+            let agents: Vec<&str> = AgentKind::ALL
+                .iter()
+                .filter(|k| s.agents & (1 << k.id()) != 0)
+                .map(|k| k.name())
+                .collect();
+            println!(
+                "games={} period_ms={} watchers={} paused={} stopped={} always={} seq={} agents={}",
+                s.games,
+                s.period_ms,
+                s.watchers,
+                s.paused,
+                s.stopped,
+                s.always,
+                s.seq,
+                agents.join(",")
+            );
+            return Ok(());
+        }
         _ => {
-            let mut loads = [[0u64; 3]; 4];
-            // SAFETY: the kernel writes 96 bytes into `loads`, which is 96 bytes long.
-            let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS, loads.as_mut_ptr()) };
+            let mut loads: KxoLoads = Default::default();
+            // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes (the size encoded in
+            // the number) into `loads`, which is that long.
+            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_LOADS as _, loads.as_mut_ptr()) };
             if r != 0 {
                 return Err(io::Error::last_os_error());
             }
             for (id, l) in loads.iter().enumerate() {
-                let h = |v: u64| (v * 100 + 1024) >> 11;
+                let h = hundredths;
                 println!(
                     "{:<10} {}.{:02} {}.{:02} {}.{:02}",
                     agent(id as u8),
@@ -74,7 +102,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
         }
     };
     // SAFETY: a control ioctl without argument on an open descriptor.
-    if unsafe { libc::ioctl(f.as_raw_fd(), req) } != 0 {
+    if unsafe { libc::ioctl(f.as_raw_fd(), req as _) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())
@@ -85,7 +113,7 @@ fn main() -> ExitCode {
     let (mut count, mut nonblock, mut timeout, mut check, mut path) =
         (u64::MAX, false, None, false, "/dev/kxo".to_string());
     if let Some(cmd) = args.peek().cloned() {
-        if ["pause", "resume", "stop", "restart", "loads"].contains(&cmd.as_str()) {
+        if ["pause", "resume", "stop", "restart", "loads", "state"].contains(&cmd.as_str()) {
             args.next();
             let p = args.next().unwrap_or(path);
             return match control(&cmd, &p) {
@@ -153,7 +181,17 @@ fn main() -> ExitCode {
                 let ok = match last.get(&r.game) {
                     None => r.is_consistent(),
                     // A snapshot repeats the game's latest record.
-                    Some(p) if p.seq == r.seq => *p == Record { lost: p.lost, ..r },
+                    Some(p) if p.seq == r.seq => {
+                        *p == Record {
+                            lost: p.lost,
+                            flags: p.flags,
+                            ..r
+                        }
+                    }
+                    // A resume snapshot may skip the moves played while paused.
+                    Some(p) if r.is_snapshot() => {
+                        r.is_consistent() && (r.round != p.round || r.move_count >= p.move_count)
+                    }
                     Some(p) if r.round != p.round => {
                         rounds += 1;
                         r.is_consistent() && r.move_count == 0

@@ -1,0 +1,119 @@
+//! The state of the `/dev/kxo` AI-vs-AI machine, as `KXO_IOC_STATE` copies it (anyone may
+//! ask; nothing is written to the device).
+
+use core::mem::{offset_of, size_of};
+
+/// `KXO_IOC_STATE`'s argument. `#[repr(C)]`, native endianness, 32 bytes, no implicit padding.
+///
+/// | offset | size | field | meaning |
+/// | --- | --- | --- | --- |
+/// | 0 | 4 | `games` | AI-vs-AI games (`kxo_games`) |
+/// | 4 | 4 | `period_ms` | the timer period (`kxo_period_ms`) |
+/// | 8 | 4 | `watchers` | registered watchers |
+/// | 12 | 1 | `paused` | 1 while publishing is paused (`KXO_IOC_PAUSE`) |
+/// | 13 | 1 | `stopped` | 1 after `KXO_IOC_STOP` (until `KXO_IOC_RESTART`) |
+/// | 14 | 1 | `always` | 1 when the games run with no watcher (`kxo_always`) |
+/// | 15 | 1 | `agents` | bit i set: agent id i is in the pairings (td joins after training) |
+/// | 16 | 8 | `seq` | the sequence number of the latest record |
+/// | 24 | 8 | `reserved` | zero |
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct KxoState {
+    /// AI-vs-AI games.
+    pub games: u32,
+    /// The timer period in milliseconds.
+    pub period_ms: u32,
+    /// Registered watchers.
+    pub watchers: u32,
+    /// 1 while publishing is paused.
+    pub paused: u8,
+    /// 1 after `KXO_IOC_STOP`.
+    pub stopped: u8,
+    /// 1 when the games run with no watcher open.
+    pub always: u8,
+    /// Bit i: agent id i takes part in the pairings.
+    pub agents: u8,
+    /// The latest record's sequence number.
+    pub seq: u64,
+    /// Zero.
+    pub reserved: [u8; 8],
+}
+
+const _: () = assert!(size_of::<KxoState>() == KxoState::SIZE);
+const _: () = assert!(offset_of!(KxoState, watchers) == 8);
+const _: () = assert!(offset_of!(KxoState, paused) == 12);
+const _: () = assert!(offset_of!(KxoState, agents) == 15);
+const _: () = assert!(offset_of!(KxoState, seq) == 16);
+
+impl KxoState {
+    /// The size in bytes.
+    pub const SIZE: usize = 32;
+
+    /// The wire bytes, field by field in native endianness.
+    pub fn to_bytes(self) -> [u8; KxoState::SIZE] {
+        let mut b = [0u8; KxoState::SIZE];
+        let fields: [(usize, &[u8]); 5] = [
+            (0, &self.games.to_ne_bytes()),
+            (4, &self.period_ms.to_ne_bytes()),
+            (8, &self.watchers.to_ne_bytes()),
+            (12, &[self.paused, self.stopped, self.always, self.agents]),
+            (16, &self.seq.to_ne_bytes()),
+        ];
+        for (at, src) in fields {
+            if let Some(dst) = b.get_mut(at..at + src.len()) {
+                dst.copy_from_slice(src);
+            }
+        }
+        b
+    }
+
+    /// Decodes the wire bytes (`None` if fewer than [`KxoState::SIZE`]).
+    pub fn from_bytes(b: &[u8]) -> Option<KxoState> {
+        let b: &[u8; KxoState::SIZE] = b.get(..KxoState::SIZE)?.try_into().ok()?;
+        let u32_at = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&b[at..at + 4]);
+            u32::from_ne_bytes(w)
+        };
+        let mut seq = [0u8; 8];
+        seq.copy_from_slice(&b[16..24]);
+        let mut reserved = [0u8; 8];
+        reserved.copy_from_slice(&b[24..32]);
+        Some(KxoState {
+            games: u32_at(0),
+            period_ms: u32_at(4),
+            watchers: u32_at(8),
+            paused: b[12],
+            stopped: b[13],
+            always: b[14],
+            agents: b[15],
+            seq: u64::from_ne_bytes(seq),
+            reserved,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let s = KxoState {
+            games: 9,
+            period_ms: 100,
+            watchers: 3,
+            paused: 1,
+            stopped: 0,
+            always: 1,
+            agents: 0b10111,
+            seq: 0x0102_0304_0506_0708,
+            reserved: [0; 8],
+        };
+        let b = s.to_bytes();
+        assert_eq!(b[0..4], 9u32.to_ne_bytes());
+        assert_eq!(b[12..16], [1, 0, 1, 0b10111]);
+        assert_eq!(KxoState::from_bytes(&b), Some(s));
+        assert_eq!(KxoState::from_bytes(&b[..31]), None);
+    }
+}
