@@ -298,6 +298,10 @@ fn control(_: u32) -> Outcome {
     // Resume: a snapshot (one record per game) arrives at once.
     ioctl(&c, IOC_RESUME).map_err(|e| format!("resume: {e}"))?;
     let snap = read_records(&mut w, 64).map_err(|e| format!("after resume: {e}"))?;
+    ensure!(
+        snap.iter().all(Record::is_snapshot),
+        "the resume snapshot is not flagged"
+    );
     let ids: BTreeSet<u16> = snap.iter().map(|r| r.game).collect();
     ensure!(
         ids.len() == usize::from(GAMES),

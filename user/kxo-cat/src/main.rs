@@ -7,11 +7,12 @@
 //! One line per record: `seq game round moves state o-agent x-agent lost board`, the board as
 //! 16 cells `O`, `X`, `.` row by row. `--check` verifies that every record is a legal successor
 //! of its game's previous one (or the start of a new round) and prints a summary line
-//! `games=G records=R rounds=N lost=L bad=B`; the exit status is 1 if any record was bad.
+//! `games=G records=R rounds=N lost=L bad=B pairings=P seconds=S` (P: the distinct
+//! (O agent, X agent) pairs seen playing); the exit status is 1 if any record was bad.
 //! `kxo-cat state` prints the machine's state (`KXO_IOC_STATE`). The record layout, the ioctl
 //! numbers and the agent names are `kgames_uapi`'s, the same definitions the module uses.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
@@ -165,6 +166,7 @@ fn main() -> ExitCode {
     };
     let t0 = Instant::now();
     let mut last: HashMap<u16, Record> = HashMap::new();
+    let mut pairings = BTreeSet::new();
     let (mut n, mut bad, mut rounds, mut lost) = (0u64, 0u64, 0u64, 0u64);
     let mut buf = [0u8; Record::SIZE * 16];
     let out = io::stdout();
@@ -189,6 +191,9 @@ fn main() -> ExitCode {
                 continue;
             };
             lost = r.lost;
+            if r.move_count > 0 {
+                pairings.insert((r.o_agent, r.x_agent));
+            }
             if check {
                 let ok = match last.get(&r.game) {
                     None => r.is_consistent(),
@@ -204,9 +209,10 @@ fn main() -> ExitCode {
                     Some(p) if r.is_snapshot() => {
                         r.is_consistent() && (r.round != p.round || r.move_count >= p.move_count)
                     }
+                    // A new round starts from the empty board, unless records were lost.
                     Some(p) if r.round != p.round => {
                         rounds += 1;
-                        r.is_consistent() && r.move_count == 0
+                        r.is_consistent() && (r.move_count == 0 || r.lost > p.lost)
                     }
                     Some(p) => is_successor(p, &r) || (r.lost > p.lost && r.is_consistent()),
                 };
@@ -239,8 +245,9 @@ fn main() -> ExitCode {
     if check {
         let _ = writeln!(
             out,
-            "games={} records={n} rounds={rounds} lost={lost} bad={bad} seconds={}",
+            "games={} records={n} rounds={rounds} lost={lost} bad={bad} pairings={} seconds={}",
             last.len(),
+            pairings.len(),
             t0.elapsed().as_secs()
         );
     }
