@@ -39,6 +39,7 @@ measure() {
     read -r b1 t1 < <(cpu_busy)
     local recs; recs=$(sed -n 's/.* records=\([0-9]*\).*/\1/p' <<<"$res")
     emit "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
+    emit "# loads (1/5/15 min, CPUs): $("$kxocat" loads | tr -s ' ' | tr '\n' ';')"
     grep -q ' bad=0 ' <<<"$res"
 }
 if [ -x "$kxocat" ]; then

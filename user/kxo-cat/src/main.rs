@@ -7,8 +7,9 @@
 //! One line per record: `seq game round moves state o-agent x-agent lost board`, the board as
 //! 16 cells `O`, `X`, `.` row by row. `--check` verifies that every record is a legal successor
 //! of its game's previous one (or the start of a new round) and prints a summary line
-//! `games=G records=R rounds=N lost=L bad=B pairings=P seconds=S` (P: the distinct
-//! (O agent, X agent) pairs seen playing); the exit status is 1 if any record was bad.
+//! `games=G records=R rounds=N lost=L bad=B pairings=P seconds=S moves=negamax:N,...` (P: the
+//! distinct (O agent, X agent) pairs seen playing; moves: the moves seen per agent); the exit
+//! status is 1 if any record was bad.
 //! `kxo-cat state` prints the machine's state (`KXO_IOC_STATE`). The record layout, the ioctl
 //! numbers and the agent names are `kgames_uapi`'s, the same definitions the module uses.
 
@@ -167,6 +168,8 @@ fn main() -> ExitCode {
     let t0 = Instant::now();
     let mut last: HashMap<u16, Record> = HashMap::new();
     let mut pairings = BTreeSet::new();
+    // Moves seen per agent id (the mover of a record's last ply), snapshots excepted.
+    let mut moves = [0u64; AgentKind::COUNT];
     let (mut n, mut bad, mut rounds, mut lost) = (0u64, 0u64, 0u64, 0u64);
     let mut buf = [0u8; Record::SIZE * 16];
     let out = io::stdout();
@@ -193,6 +196,16 @@ fn main() -> ExitCode {
             lost = r.lost;
             if r.move_count > 0 {
                 pairings.insert((r.o_agent, r.x_agent));
+                if !r.is_snapshot() {
+                    let mover = if r.move_count % 2 == 1 {
+                        r.o_agent
+                    } else {
+                        r.x_agent
+                    };
+                    if let Some(m) = moves.get_mut(usize::from(mover)) {
+                        *m += 1;
+                    }
+                }
             }
             if check {
                 let ok = match last.get(&r.game) {
@@ -243,12 +256,17 @@ fn main() -> ExitCode {
         }
     }
     if check {
+        let per_agent: Vec<String> = AgentKind::ALL
+            .iter()
+            .map(|k| format!("{}:{}", k.name(), moves[usize::from(k.id())]))
+            .collect();
         let _ = writeln!(
             out,
-            "games={} records={n} rounds={rounds} lost={lost} bad={bad} pairings={} seconds={}",
+            "games={} records={n} rounds={rounds} lost={lost} bad={bad} pairings={} seconds={} moves={}",
             last.len(),
             pairings.len(),
-            t0.elapsed().as_secs()
+            t0.elapsed().as_secs(),
+            per_agent.join(",")
         );
     }
     if bad > 0 {
