@@ -16,19 +16,16 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use kgames_kxo::kxo::record::{is_successor, RecordBoard};
 use kgames_uapi::agent::AgentKind;
-use kgames_uapi::ioctl::{
-    KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STATE, KXO_IOC_STOP,
-};
-use kgames_uapi::load::{hundredths, KxoLoads};
+use kgames_uapi::ioctl::{KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STOP};
+use kgames_uapi::load::hundredths;
 use kgames_uapi::record::Record;
-use kgames_uapi::state::KxoState;
+use kgames_uapi::user::{ioctl_none, kxo_loads, kxo_state};
 
 fn agent(id: u8) -> &'static str {
     AgentKind::from_id(id).map_or("?", AgentKind::name)
@@ -53,20 +50,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
         "stop" => KXO_IOC_STOP,
         "restart" => KXO_IOC_RESTART,
         "state" => {
-            let mut b = [0u8; KxoState::SIZE];
-            // SAFETY: the kernel writes `KxoState::SIZE` bytes (the size encoded in the
-            // number) into `b`, which is that long.
-            let r = unsafe {
-                libc::ioctl(
-                    f.as_raw_fd(),
-                    libc::c_ulong::from(KXO_IOC_STATE),
-                    b.as_mut_ptr(),
-                )
-            };
-            if r != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let s = KxoState::from_bytes(&b).ok_or(io::ErrorKind::InvalidData)?;
+            let s = kxo_state(&f)?;
             let agents: Vec<&str> = AgentKind::ALL
                 .iter()
                 .filter(|k| s.agents & (1 << k.id()) != 0)
@@ -86,19 +70,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             return Ok(());
         }
         _ => {
-            let mut loads: KxoLoads = Default::default();
-            // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes (the size encoded in
-            // the number) into `loads`, which is that long.
-            let r = unsafe {
-                libc::ioctl(
-                    f.as_raw_fd(),
-                    libc::c_ulong::from(KXO_IOC_LOADS),
-                    loads.as_mut_ptr(),
-                )
-            };
-            if r != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            let loads = kxo_loads(&f)?;
             for (id, l) in loads.iter().enumerate() {
                 let h = hundredths;
                 println!(
@@ -115,10 +87,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             return Ok(());
         }
     };
-    // SAFETY: a control ioctl without argument on an open descriptor.
-    if unsafe { libc::ioctl(f.as_raw_fd(), libc::c_ulong::from(req)) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
+    ioctl_none(&f, req)?;
     Ok(())
 }
 
