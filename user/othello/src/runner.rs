@@ -36,7 +36,9 @@ fn flush<E: Engine>(
 ) -> io::Result<()> {
     let sent = link.take_output();
     for l in &sent {
-        w.line(l)?;
+        // A line that cannot be written is gone: the caller ends as at a hang-up.
+        w.line(l)
+            .map_err(|e| io::Error::new(io::ErrorKind::ConnectionAborted, e))?;
     }
     let notes = link.take_notes();
     if !sent.is_empty() || !notes.is_empty() {
@@ -59,8 +61,21 @@ fn moves<E: Engine>(
     Ok(())
 }
 
-/// Runs `link` on the line until it hangs up (`Ok`) or the engine or the line fails (`Err`).
+/// Runs `link` on the line until it hangs up or cannot be written (`Ok`), or the engine
+/// fails (`Err`).
 pub fn run<E: Engine>(
+    link: &mut Link<E>,
+    rx: &Receiver<Event>,
+    w: &mut LineWriter,
+    obs: &mut dyn Observer,
+) -> io::Result<()> {
+    match serve(link, rx, w, obs) {
+        Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => Ok(()),
+        r => r,
+    }
+}
+
+fn serve<E: Engine>(
     link: &mut Link<E>,
     rx: &Receiver<Event>,
     w: &mut LineWriter,

@@ -1,0 +1,223 @@
+//! The referee between two links running their real main loop in threads, each over the
+//! session layer (host): full games with both colours, results, transcripts, and the clock.
+
+use std::io::{self, Write};
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use kgames_common::budget::Budget;
+use kgames_reversi::position::Position;
+use othello::device::SessionTransport;
+use othello::engine::ClassicEngine;
+use othello::link::{Config, Link};
+use othello::referee::{play_game, End, Peer, Settings};
+use othello::runner::{self, Quiet};
+use othello::serial::{Event, LineWriter};
+
+/// A writer that delivers each write as an [`Event::Data`].
+struct Chan(Sender<Event>);
+
+impl Write for Chan {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.0
+            .send(Event::Data(b.to_vec(), Instant::now()))
+            .map_err(|_| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A link in a thread; returns the referee's peer for it.
+fn spawn_link(name: &str, cfg: Config) -> (Peer, thread::JoinHandle<()>) {
+    let (to_link, link_rx) = mpsc::channel();
+    let (to_ref, ref_rx) = mpsc::channel();
+    let h = thread::spawn(move || {
+        let mut link = Link::new(
+            ClassicEngine {
+                t: SessionTransport::default(),
+            },
+            cfg,
+        );
+        let mut w = LineWriter::new(Box::new(Chan(to_ref)), false);
+        runner::run(&mut link, &link_rx, &mut w, &mut Quiet).expect("link runs");
+    });
+    let peer = Peer::new(
+        name,
+        false,
+        ref_rx,
+        LineWriter::new(Box::new(Chan(to_link)), false),
+    );
+    (peer, h)
+}
+
+fn nodes(n: u64) -> Config {
+    Config {
+        budget: Some(Budget::Nodes(n)),
+        ..Config::default()
+    }
+}
+
+#[test]
+fn two_links_play_full_games_with_both_colours() {
+    let (a, ha) = spawn_link("A", nodes(3000));
+    let (b, hb) = spawn_link("B", nodes(300));
+    let mut peers = [a, b];
+    let s = Settings::default();
+    for black in [0, 1] {
+        let r = play_game(&mut peers, black, &s, &mut |_| {});
+        assert_eq!(r.end, End::Finished, "{r:?}");
+        assert!(r.pos.is_over());
+        // The transcript replays to the same final position (passes are implied).
+        let mut p = Position::start();
+        for c in r.transcript().as_bytes().chunks(2) {
+            if p.legal_moves() == 0 {
+                p = p.pass().unwrap();
+            }
+            let sq = kgames_reversi::notation::parse_square(c).unwrap();
+            p = p.play(sq).unwrap();
+        }
+        assert_eq!(p.x() | p.o(), r.pos.x() | r.pos.o());
+        assert_eq!(p.count_x(), r.pos.count_x());
+    }
+    drop(peers);
+    ha.join().unwrap();
+    hb.join().unwrap();
+}
+
+#[test]
+fn passes_and_the_end_from_a_position() {
+    // X (black) has no move: it must pass; O takes c1 and wins.
+    let cells = format!("OX{}", "-".repeat(62));
+    let start = Position::parse_setup(format!("{cells} X").as_bytes()).unwrap();
+    let cfg = Config {
+        position: Some(start),
+        ..nodes(500)
+    };
+    let (a, ha) = spawn_link("A", cfg.clone());
+    let (b, hb) = spawn_link("B", cfg);
+    let mut peers = [a, b];
+    let s = Settings {
+        position: Some(start),
+        ..Settings::default()
+    };
+    let mut lines = Vec::new();
+    let r = play_game(&mut peers, 0, &s, &mut |l| lines.push(l.to_string()));
+    assert_eq!(r.end, End::Finished, "{lines:?}");
+    assert_eq!(r.moves, [None, Some(2)]);
+    assert_eq!(r.winner(), Some(1));
+    for want in [
+        "<- A: MP",
+        "-> B: PS",
+        "<- B: MM C1",
+        "-> A: MV C1",
+        "<- A: LS",
+        "<- B: WN",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == want),
+            "{want} missing from {lines:?}"
+        );
+    }
+    drop(peers);
+    ha.join().unwrap();
+    hb.join().unwrap();
+}
+
+#[test]
+fn a_silent_participant_is_a_violation_reported_with_its_line() {
+    let (a, ha) = spawn_link("A", nodes(300));
+    // B answers every line with garbage.
+    let (to_b, b_rx) = mpsc::channel::<Event>();
+    let (to_ref, ref_rx) = mpsc::channel();
+    let hb = thread::spawn(move || {
+        let mut w = Chan(to_ref);
+        while let Ok(Event::Data(..)) = b_rx.recv() {
+            let _ = w.write(b"HELLO\r");
+        }
+    });
+    let b = Peer::new(
+        "B",
+        false,
+        ref_rx,
+        LineWriter::new(Box::new(Chan(to_b)), false),
+    );
+    let mut peers = [a, b];
+    let s = Settings {
+        reply_ms: 500,
+        ..Settings::default()
+    };
+    let t = Instant::now();
+    let r = play_game(&mut peers, 0, &s, &mut |_| {});
+    assert!(t.elapsed() < Duration::from_secs(5));
+    match r.end {
+        End::Violation { by, line, why } => {
+            assert_eq!(by, 1);
+            assert_eq!(line, "HELLO");
+            assert!(why.contains("OK to RST"), "{why}");
+        }
+        e => panic!("{e:?}"),
+    }
+    drop(peers);
+    ha.join().unwrap();
+    hb.join().unwrap();
+}
+
+#[test]
+fn the_referee_says_it_to_a_late_mover() {
+    // A real link as black against a scripted white that answers slowly.
+    let (a, ha) = spawn_link("A", nodes(300));
+    let (to_b, b_rx) = mpsc::channel::<Event>();
+    let (to_ref, ref_rx) = mpsc::channel();
+    let hb = thread::spawn(move || {
+        let mut w = Chan(to_ref);
+        let mut seen = Vec::new();
+        let mut pos = Position::start();
+        while let Ok(Event::Data(d, _)) = b_rx.recv() {
+            seen.extend_from_slice(&d);
+            let text = String::from_utf8_lossy(&seen).to_string();
+            if text.ends_with('\r') {
+                seen.clear();
+                let l = text.trim_end();
+                if let Some(sq) = l.strip_prefix("MV ") {
+                    pos = pos
+                        .play(othello::wire::parse_square(sq.as_bytes()).unwrap())
+                        .unwrap();
+                    let reply =
+                        othello::wire::square_text(pos.legal_moves().trailing_zeros() as u8);
+                    let _ = w.write(b"OK\r");
+                    // Too slow: 1 s move time + 100 ms grace.
+                    thread::sleep(Duration::from_millis(1300));
+                    let _ = w.write(format!("MM {reply}\r").as_bytes());
+                } else if l == "IT" {
+                    let _ = w.write(b"PL\r");
+                    return;
+                } else {
+                    let _ = w.write(b"OK\r");
+                }
+            }
+        }
+    });
+    let b = Peer::new(
+        "B",
+        false,
+        ref_rx,
+        LineWriter::new(Box::new(Chan(to_b)), false),
+    );
+    let mut peers = [a, b];
+    let s = Settings {
+        move_time: 1,
+        grace_ms: 100,
+        reply_ms: 1000,
+        ..Settings::default()
+    };
+    let mut lines = Vec::new();
+    let r = play_game(&mut peers, 0, &s, &mut |l| lines.push(l.to_string()));
+    assert!(lines.iter().any(|l| l == "-> B: IT"), "{lines:?}");
+    assert!(matches!(r.end, End::Violation { by: 1, .. }), "{r:?}");
+    drop(peers);
+    ha.join().unwrap();
+    hb.join().unwrap();
+}
