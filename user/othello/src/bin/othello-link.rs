@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use kgames_common::budget::Budget;
 use kgames_reversi::position::Position;
-use othello::device::DeviceTransport;
+use othello::device::{DeviceTransport, SessionTransport};
 use othello::display;
-use othello::engine::ClassicEngine;
+use othello::engine::{ClassicEngine, Engine};
 use othello::lines::Line;
 use othello::link::{Config, Link, Outcome, View};
 use othello::runner::{self, Observer};
@@ -72,6 +72,10 @@ struct Args {
     /// End the lines sent with \r\n instead of \r.
     #[arg(long)]
     crlf: bool,
+    /// Run the engine in this process (the session layer of /dev/reversi compiled in) instead
+    /// of on the device: for hosts without kgames.ko.
+    #[arg(long, conflicts_with = "device")]
+    in_process: bool,
 }
 
 /// The display and the LEDs.
@@ -166,10 +170,22 @@ fn config(a: &Args) -> Result<Config, String> {
 }
 
 fn run(a: Args) -> Result<(), String> {
-    let cfg = config(&a)?;
+    if a.in_process {
+        return serve(
+            ClassicEngine {
+                t: SessionTransport::default(),
+            },
+            &a,
+        );
+    }
     let engine = ClassicEngine {
         t: DeviceTransport::open(&a.device).map_err(|e| format!("{}: {e}", a.device))?,
     };
+    serve(engine, &a)
+}
+
+fn serve<E: Engine>(engine: E, a: &Args) -> Result<(), String> {
+    let cfg = config(a)?;
     let out: Option<Box<dyn Write>> = match (&a.show, a.quiet) {
         (_, true) => None,
         (Some(p), _) => Some(Box::new(
