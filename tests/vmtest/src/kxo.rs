@@ -220,7 +220,7 @@ fn player_file(_: u32) -> Outcome {
 
 fn ioctl(f: &File, req: u32) -> Result<(), i32> {
     // SAFETY: a control ioctl without argument.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), req as _) };
+    let r = unsafe { libc::ioctl(f.as_raw_fd(), libc::c_ulong::from(req)) };
     if r == 0 {
         Ok(())
     } else {
@@ -238,7 +238,13 @@ fn non_root(_: u32) -> Outcome {
     }
     let mut loads: KxoLoads = Default::default();
     // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes into `loads`.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS as _, loads.as_mut_ptr()) };
+    let r = unsafe {
+        libc::ioctl(
+            f.as_raw_fd(),
+            libc::c_ulong::from(IOC_LOADS),
+            loads.as_mut_ptr(),
+        )
+    };
     ensure!(r == 0, "loads ioctl failed");
     Ok(())
 }

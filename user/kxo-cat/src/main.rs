@@ -54,7 +54,13 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             let mut b = [0u8; KxoState::SIZE];
             // SAFETY: the kernel writes `KxoState::SIZE` bytes (the size encoded in the
             // number) into `b`, which is that long.
-            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_STATE as _, b.as_mut_ptr()) };
+            let r = unsafe {
+                libc::ioctl(
+                    f.as_raw_fd(),
+                    libc::c_ulong::from(KXO_IOC_STATE),
+                    b.as_mut_ptr(),
+                )
+            };
             if r != 0 {
                 return Err(io::Error::last_os_error());
             }
@@ -81,7 +87,13 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             let mut loads: KxoLoads = Default::default();
             // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes (the size encoded in
             // the number) into `loads`, which is that long.
-            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_LOADS as _, loads.as_mut_ptr()) };
+            let r = unsafe {
+                libc::ioctl(
+                    f.as_raw_fd(),
+                    libc::c_ulong::from(KXO_IOC_LOADS),
+                    loads.as_mut_ptr(),
+                )
+            };
             if r != 0 {
                 return Err(io::Error::last_os_error());
             }
@@ -102,7 +114,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
         }
     };
     // SAFETY: a control ioctl without argument on an open descriptor.
-    if unsafe { libc::ioctl(f.as_raw_fd(), req as _) } != 0 {
+    if unsafe { libc::ioctl(f.as_raw_fd(), libc::c_ulong::from(req)) } != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(())
