@@ -30,6 +30,12 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "othello",
+            name: "/dev/reversi 09: score= after a CPU move, exact (!) when solved",
+            uid: 2408,
+            run: score,
+        },
+        Test {
+            suite: "othello",
             name: "link: a deliberately slow opponent gets IT, then PL continues",
             uid: 2403,
             run: slow,
@@ -73,16 +79,8 @@ fn bin(name: &str) -> Result<String, String> {
     Ok(p.display().to_string())
 }
 
-/// A tie: a full board but h8, where black's move makes 32-32.
-fn tie_cells() -> String {
-    (0..64)
-        .map(|i| match i {
-            63 => '-',
-            i if i < 31 => 'X',
-            _ => 'O',
-        })
-        .collect()
-}
+/// A full board but h8, where black's move (flipping the h column) makes 32-32.
+const TIE: &str = "XXXXXXXXXXXXXXXXXXXXXXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOO-";
 
 /// A running link and our end of its pty.
 struct Link {
@@ -252,8 +250,7 @@ fn endings(_: u32) -> Outcome {
     l.expect("MV C1", &["OK", "LS"])?;
     l.expect("OK", &[])?;
     ensure!(l.hang_up()? == 0, "exit status");
-    let tie = tie_cells();
-    let mut l = Link::start(&["--budget", "N2000", "--position", &tie, "X"])?;
+    let mut l = Link::start(&["--budget", "N2000", "--position", TIE, "X"])?;
     l.expect("NG", &["OK"])?;
     l.expect("MV H8", &["OK", "TE"])?;
     l.expect("OK", &[])?;
@@ -268,6 +265,36 @@ fn endings(_: u32) -> Outcome {
         l.expect("OK", &[])?;
         ensure!(l.hang_up()? == 0, "exit status");
     }
+    Ok(())
+}
+
+fn score(_: u32) -> Outcome {
+    let mut d = Dev::open("/dev/reversi")?;
+    d.make_private()?;
+    d.expect("05 N3000", b"OK\n")?;
+    d.expect("00 O", b"OK\n")?;
+    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
+    ensure!(!s.contains("score="), "before any search: {s}");
+    d.expect("03", b"OK\n")?;
+    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
+    let v = s
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("score="))
+        .ok_or(s.clone())?;
+    ensure!(
+        v.starts_with(['+', '-']) && !v.ends_with('!'),
+        "a midgame estimate: {s}"
+    );
+    d.expect("05 N1000000", b"OK\n")?;
+    d.expect("00 X", b"OK\n")?;
+    d.expect(&format!("10 {O_LOST} O"), b"OK\n")?;
+    d.expect("03", b"OK\n")?;
+    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
+    let v = s
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix("score="))
+        .ok_or(s.clone())?;
+    ensure!(v.starts_with('-') && v.ends_with('!'), "a solved loss: {s}");
     Ok(())
 }
 

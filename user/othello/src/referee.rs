@@ -268,9 +268,10 @@ impl Game<'_> {
             self.command(i, Cmd::Sp(opp))?;
             if self.peers[i].human {
                 let you = colour_letter(self.colour(i));
-                (self.log)(&format!("you play {you}: type MV D3, PS or QT"));
                 let board = display::board(&self.pos);
-                self.tell_human(i, &board);
+                let text =
+                    format!("new game: you play {you}; type MV D3, PS, or QT to resign\n{board}");
+                self.tell_human(i, &text);
             }
         }
         self.command(self.black, Cmd::Ng)?;
