@@ -215,8 +215,56 @@ fn the_referee_says_it_to_a_late_mover() {
     };
     let mut lines = Vec::new();
     let r = play_game(&mut peers, 0, &s, &mut |l| lines.push(l.to_string()));
-    assert!(lines.iter().any(|l| l == "-> B: IT"), "{lines:?}");
+    // The referee's own clock answers: the late move is not forwarded to A.
+    let late = lines
+        .iter()
+        .position(|l| l.starts_with("<- B: MM"))
+        .unwrap();
+    assert_eq!(lines[late + 1], "-> B: IT", "{lines:?}");
     assert!(matches!(r.end, End::Violation { by: 1, .. }), "{r:?}");
+    drop(peers);
+    ha.join().unwrap();
+    hb.join().unwrap();
+}
+
+#[test]
+fn the_other_sides_it_is_relayed_and_the_mover_plays_again() {
+    // A real link as black; white answers IT to the first MV, then acknowledges and stops.
+    let (a, ha) = spawn_link("A", nodes(300));
+    let (to_b, b_rx) = mpsc::channel::<Event>();
+    let (to_ref, ref_rx) = mpsc::channel();
+    let hb = thread::spawn(move || {
+        let mut w = Chan(to_ref);
+        let mut said_it = false;
+        while let Ok(Event::Data(d, _)) = b_rx.recv() {
+            let text = String::from_utf8_lossy(&d).to_string();
+            if text.starts_with("MV") && !said_it {
+                said_it = true;
+                let _ = w.write(b"IT\r");
+            } else if text.starts_with("MV") {
+                return;
+            } else {
+                let _ = w.write(b"OK\r");
+            }
+        }
+    });
+    let b = Peer::new(
+        "B",
+        false,
+        ref_rx,
+        LineWriter::new(Box::new(Chan(to_b)), false),
+    );
+    let mut peers = [a, b];
+    let s = Settings {
+        reply_ms: 500,
+        ..Settings::default()
+    };
+    let mut lines = Vec::new();
+    let _ = play_game(&mut peers, 0, &s, &mut |l| lines.push(l.to_string()));
+    let i = lines.iter().position(|l| l == "<- B: IT").expect("B's IT");
+    assert_eq!(lines[i + 1], "-> A: IT", "{lines:?}");
+    assert_eq!(lines[i + 2], "<- A: PL", "{lines:?}");
+    assert!(lines[i + 3].starts_with("<- A: MM "), "{lines:?}");
     drop(peers);
     ha.join().unwrap();
     hb.join().unwrap();
