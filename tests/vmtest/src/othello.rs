@@ -273,28 +273,22 @@ fn score(_: u32) -> Outcome {
     d.make_private()?;
     d.expect("05 N3000", b"OK\n")?;
     d.expect("00 O", b"OK\n")?;
-    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
-    ensure!(!s.contains("score="), "before any search: {s}");
+    ensure!(
+        status_key(&mut d, "score").is_err(),
+        "a score before any search"
+    );
     d.expect("03", b"OK\n")?;
-    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
-    let v = s
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix("score="))
-        .ok_or(s.clone())?;
+    let v = status_key(&mut d, "score")?;
     ensure!(
         v.starts_with(['+', '-']) && !v.ends_with('!'),
-        "a midgame estimate: {s}"
+        "a midgame estimate: {v}"
     );
     d.expect("05 N1000000", b"OK\n")?;
     d.expect("00 X", b"OK\n")?;
     d.expect(&format!("10 {O_LOST} O"), b"OK\n")?;
     d.expect("03", b"OK\n")?;
-    let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
-    let v = s
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix("score="))
-        .ok_or(s.clone())?;
-    ensure!(v.starts_with('-') && v.ends_with('!'), "a solved loss: {s}");
+    let v = status_key(&mut d, "score")?;
+    ensure!(v.starts_with('-') && v.ends_with('!'), "a solved loss: {v}");
     Ok(())
 }
 
@@ -333,28 +327,28 @@ fn resend(_: u32) -> Outcome {
     Ok(())
 }
 
-/// `games=` of `09`.
-fn live_games(d: &mut Dev) -> Result<String, String> {
+/// The value of `key=` in `09`.
+fn status_key(d: &mut Dev, key: &str) -> Result<String, String> {
     let s = String::from_utf8_lossy(&d.cmd("09")?).into_owned();
     s.split_whitespace()
-        .find_map(|kv| kv.strip_prefix("games="))
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
         .map(str::to_owned)
-        .ok_or(format!("no games= in {s:?}"))
+        .ok_or(format!("no {key}= in {s:?}"))
 }
 
 fn hangup(_: u32) -> Outcome {
     let mut d = Dev::open("/dev/reversi")?;
-    let before = live_games(&mut d)?;
+    let before = status_key(&mut d, "games")?;
     let mut l = Link::start(&["--budget", "N2000"])?;
     l.expect("NG", &["OK"])?;
-    let during = live_games(&mut d)?;
+    let during = status_key(&mut d, "games")?;
     ensure!(
         during != before,
         "the link's private game is not counted: {before} {during}"
     );
     l.expect("MV D3", &["OK", "MM *"])?;
     ensure!(l.hang_up()? == 0, "exit status");
-    let after = live_games(&mut d)?;
+    let after = status_key(&mut d, "games")?;
     ensure!(
         after == before,
         "games before {before}, after the hang-up {after}"

@@ -10,6 +10,7 @@ use kgames_common::budget::Budget;
 use kgames_reversi::position::Position;
 use othello::device::SessionTransport;
 use othello::engine::ClassicEngine;
+use othello::lines::{Line, Lines};
 use othello::link::{Config, Link};
 use othello::referee::{play_game, End, Peer, Settings};
 use othello::runner::{self, Quiet};
@@ -53,6 +54,47 @@ fn spawn_link(name: &str, cfg: Config) -> (Peer, thread::JoinHandle<()>) {
     (peer, h)
 }
 
+/// A scripted participant in a thread: `answer` gets each line it receives and may write
+/// replies; returning false ends it.
+fn scripted(
+    name: &str,
+    mut answer: impl FnMut(&str, &mut Chan) -> bool + Send + 'static,
+) -> (Peer, thread::JoinHandle<()>) {
+    let (to_b, b_rx) = mpsc::channel::<Event>();
+    let (to_ref, ref_rx) = mpsc::channel();
+    let h = thread::spawn(move || {
+        let mut w = Chan(to_ref);
+        let (mut lines, mut out) = (Lines::new(), Vec::new());
+        while let Ok(Event::Data(d, _)) = b_rx.recv() {
+            lines.push(&d, &mut out);
+            for l in out.drain(..) {
+                let text = match l {
+                    Line::Text(t) => String::from_utf8_lossy(&t).into_owned(),
+                    Line::TooLong => String::new(),
+                };
+                if !answer(&text, &mut w) {
+                    return;
+                }
+            }
+        }
+    });
+    let peer = Peer::new(
+        name,
+        false,
+        ref_rx,
+        LineWriter::new(Box::new(Chan(to_b)), false),
+    );
+    (peer, h)
+}
+
+/// Closes both lines and waits for both participants.
+fn close(peers: [Peer; 2], threads: [thread::JoinHandle<()>; 2]) {
+    drop(peers);
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
 fn nodes(n: u64) -> Config {
     Config {
         budget: Some(Budget::Nodes(n)),
@@ -82,9 +124,7 @@ fn two_links_play_full_games_with_both_colours() {
         assert_eq!(p.x() | p.o(), r.pos.x() | r.pos.o());
         assert_eq!(p.count_x(), r.pos.count_x());
     }
-    drop(peers);
-    ha.join().unwrap();
-    hb.join().unwrap();
+    close(peers, [ha, hb]);
 }
 
 #[test]
@@ -121,29 +161,13 @@ fn passes_and_the_end_from_a_position() {
             "{want} missing from {lines:?}"
         );
     }
-    drop(peers);
-    ha.join().unwrap();
-    hb.join().unwrap();
+    close(peers, [ha, hb]);
 }
 
 #[test]
-fn a_silent_participant_is_a_violation_reported_with_its_line() {
+fn a_garbage_participant_is_a_violation_reported_with_its_line() {
     let (a, ha) = spawn_link("A", nodes(300));
-    // B answers every line with garbage.
-    let (to_b, b_rx) = mpsc::channel::<Event>();
-    let (to_ref, ref_rx) = mpsc::channel();
-    let hb = thread::spawn(move || {
-        let mut w = Chan(to_ref);
-        while let Ok(Event::Data(..)) = b_rx.recv() {
-            let _ = w.write(b"HELLO\r");
-        }
-    });
-    let b = Peer::new(
-        "B",
-        false,
-        ref_rx,
-        LineWriter::new(Box::new(Chan(to_b)), false),
-    );
+    let (b, hb) = scripted("B", |_, w| w.write(b"HELLO\r").is_ok());
     let mut peers = [a, b];
     let s = Settings {
         reply_ms: 500,
@@ -160,52 +184,32 @@ fn a_silent_participant_is_a_violation_reported_with_its_line() {
         }
         e => panic!("{e:?}"),
     }
-    drop(peers);
-    ha.join().unwrap();
-    hb.join().unwrap();
+    close(peers, [ha, hb]);
 }
 
 #[test]
 fn the_referee_says_it_to_a_late_mover() {
-    // A real link as black against a scripted white that answers slowly.
+    // A real link as black against a scripted white that moves too slowly.
     let (a, ha) = spawn_link("A", nodes(300));
-    let (to_b, b_rx) = mpsc::channel::<Event>();
-    let (to_ref, ref_rx) = mpsc::channel();
-    let hb = thread::spawn(move || {
-        let mut w = Chan(to_ref);
-        let mut seen = Vec::new();
-        let mut pos = Position::start();
-        while let Ok(Event::Data(d, _)) = b_rx.recv() {
-            seen.extend_from_slice(&d);
-            let text = String::from_utf8_lossy(&seen).to_string();
-            if text.ends_with('\r') {
-                seen.clear();
-                let l = text.trim_end();
-                if let Some(sq) = l.strip_prefix("MV ") {
-                    pos = pos
-                        .play(othello::wire::parse_square(sq.as_bytes()).unwrap())
-                        .unwrap();
-                    let reply =
-                        othello::wire::square_text(pos.legal_moves().trailing_zeros() as u8);
-                    let _ = w.write(b"OK\r");
-                    // Too slow: 1 s move time + 100 ms grace.
-                    thread::sleep(Duration::from_millis(1300));
-                    let _ = w.write(format!("MM {reply}\r").as_bytes());
-                } else if l == "IT" {
-                    let _ = w.write(b"PL\r");
-                    return;
-                } else {
-                    let _ = w.write(b"OK\r");
-                }
-            }
+    let mut pos = Position::start();
+    let (b, hb) = scripted("B", move |l, w| {
+        if let Some(sq) = l.strip_prefix("MV ") {
+            pos = pos
+                .play(othello::wire::parse_square(sq.as_bytes()).unwrap())
+                .unwrap();
+            let reply = othello::wire::square_text(pos.legal_moves().trailing_zeros() as u8);
+            let _ = w.write(b"OK\r");
+            // Too slow: 1 s move time + 100 ms grace.
+            thread::sleep(Duration::from_millis(1300));
+            let _ = w.write(format!("MM {reply}\r").as_bytes());
+        } else if l == "IT" {
+            let _ = w.write(b"PL\r");
+            return false;
+        } else {
+            let _ = w.write(b"OK\r");
         }
+        true
     });
-    let b = Peer::new(
-        "B",
-        false,
-        ref_rx,
-        LineWriter::new(Box::new(Chan(to_b)), false),
-    );
     let mut peers = [a, b];
     let s = Settings {
         move_time: 1,
@@ -222,38 +226,26 @@ fn the_referee_says_it_to_a_late_mover() {
         .unwrap();
     assert_eq!(lines[late + 1], "-> B: IT", "{lines:?}");
     assert!(matches!(r.end, End::Violation { by: 1, .. }), "{r:?}");
-    drop(peers);
-    ha.join().unwrap();
-    hb.join().unwrap();
+    close(peers, [ha, hb]);
 }
 
 #[test]
 fn the_other_sides_it_is_relayed_and_the_mover_plays_again() {
-    // A real link as black; white answers IT to the first MV, then acknowledges and stops.
+    // A real link as black; white answers IT to the first MV, then stops at the second.
     let (a, ha) = spawn_link("A", nodes(300));
-    let (to_b, b_rx) = mpsc::channel::<Event>();
-    let (to_ref, ref_rx) = mpsc::channel();
-    let hb = thread::spawn(move || {
-        let mut w = Chan(to_ref);
-        let mut said_it = false;
-        while let Ok(Event::Data(d, _)) = b_rx.recv() {
-            let text = String::from_utf8_lossy(&d).to_string();
-            if text.starts_with("MV") && !said_it {
-                said_it = true;
-                let _ = w.write(b"IT\r");
-            } else if text.starts_with("MV") {
-                return;
-            } else {
-                let _ = w.write(b"OK\r");
-            }
+    let mut said_it = false;
+    let (b, hb) = scripted("B", move |l, w| {
+        if l.starts_with("MV") && said_it {
+            return false;
         }
+        let reply: &[u8] = if l.starts_with("MV") {
+            b"IT\r"
+        } else {
+            b"OK\r"
+        };
+        said_it |= l.starts_with("MV");
+        w.write(reply).is_ok()
     });
-    let b = Peer::new(
-        "B",
-        false,
-        ref_rx,
-        LineWriter::new(Box::new(Chan(to_b)), false),
-    );
     let mut peers = [a, b];
     let s = Settings {
         reply_ms: 500,
@@ -265,7 +257,5 @@ fn the_other_sides_it_is_relayed_and_the_mover_plays_again() {
     assert_eq!(lines[i + 1], "-> A: IT", "{lines:?}");
     assert_eq!(lines[i + 2], "<- A: PL", "{lines:?}");
     assert!(lines[i + 3].starts_with("<- A: MM "), "{lines:?}");
-    drop(peers);
-    ha.join().unwrap();
-    hb.join().unwrap();
+    close(peers, [ha, hb]);
 }
