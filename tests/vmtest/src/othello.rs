@@ -24,7 +24,7 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "othello",
-            name: "link: PS, MP, WN, LS, TE and QT from positions near the end",
+            name: "link: PS, MP, WN, LS, TE and QT from positions near the end; the LED files",
             uid: 2402,
             run: endings,
         },
@@ -237,19 +237,46 @@ fn words(_: u32) -> Outcome {
     Ok(())
 }
 
-fn endings(_: u32) -> Outcome {
-    let mut l = Link::start(&["--budget", "N2000", "--position", X_PASSES, "X"])?;
+/// The three LED files' contents, win/lose/tie.
+fn leds(files: &[String; 3]) -> String {
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+        .collect()
+}
+
+fn endings(uid: u32) -> Outcome {
+    let files = ["win", "lose", "tie"].map(|n| format!("/tmp/othello-{uid}-led-{n}"));
+    let mut l = Link::start(&[
+        "--budget",
+        "N2000",
+        "--position",
+        X_PASSES,
+        "X",
+        "--led-win",
+        &files[0],
+        "--led-lose",
+        &files[1],
+        "--led-tie",
+        &files[2],
+    ])?;
     l.expect("NG", &["OK"])?;
     l.expect("MV C1", &["IL"])?;
     l.expect("PS", &["OK", "MM C1"])?;
     l.expect("OK", &["WN"])?;
     l.expect("OK", &[])?;
+    ensure!(leds(&files) == "100", "LEDs after WN: {}", leds(&files));
     l.expect("SP W", &["OK"])?;
     l.expect("NG", &["OK", "MP"])?;
+    ensure!(leds(&files) == "000", "LEDs at NG: {}", leds(&files));
     l.expect("OK", &[])?;
     l.expect("MV C1", &["OK", "LS"])?;
     l.expect("OK", &[])?;
+    ensure!(leds(&files) == "010", "LEDs after LS: {}", leds(&files));
     ensure!(l.hang_up()? == 0, "exit status");
+    for f in &files {
+        let _ = std::fs::remove_file(f);
+    }
     let mut l = Link::start(&["--budget", "N2000", "--position", TIE, "X"])?;
     l.expect("NG", &["OK"])?;
     l.expect("MV H8", &["OK", "TE"])?;
