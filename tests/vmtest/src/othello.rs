@@ -72,6 +72,15 @@ const X_PASSES: &str = "OX------------------------------------------------------
 /// O to move, two moves, lost by any line (exactly solved).
 const O_LOST: &str = "XOX-----XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOX-----";
 
+/// Prints the test's duration as a TAP comment when dropped (the suite stays under a minute).
+struct Took(&'static str, Instant);
+
+impl Drop for Took {
+    fn drop(&mut self) {
+        println!("# othello {}: {} ms", self.0, self.1.elapsed().as_millis());
+    }
+}
+
 fn bin(name: &str) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let p = exe.with_file_name(name);
@@ -201,6 +210,7 @@ impl Link {
 }
 
 fn words(_: u32) -> Outcome {
+    let _t = Took("words", Instant::now());
     let mut l = Link::start(&["--budget", "N2000"])?;
     l.expect("AT", &["OK"])?;
     l.expect("ST 0", &["ER"])?;
@@ -246,6 +256,7 @@ fn leds(files: &[String; 3]) -> String {
 }
 
 fn endings(uid: u32) -> Outcome {
+    let _t = Took("endings", Instant::now());
     let files = ["win", "lose", "tie"].map(|n| format!("/tmp/othello-{uid}-led-{n}"));
     let mut l = Link::start(&[
         "--budget",
@@ -296,6 +307,7 @@ fn endings(uid: u32) -> Outcome {
 }
 
 fn score(_: u32) -> Outcome {
+    let _t = Took("score", Instant::now());
     let mut d = Dev::open("/dev/reversi")?;
     d.make_private()?;
     d.expect("05 N3000", b"OK\n")?;
@@ -320,6 +332,7 @@ fn score(_: u32) -> Outcome {
 }
 
 fn slow(_: u32) -> Outcome {
+    let _t = Took("slow", Instant::now());
     let mut l = Link::start(&["--budget", "N2000"])?;
     l.expect("ST 1", &["OK"])?;
     l.expect("NG", &["OK"])?;
@@ -333,6 +346,7 @@ fn slow(_: u32) -> Outcome {
 }
 
 fn resend(_: u32) -> Outcome {
+    let _t = Took("resend", Instant::now());
     let mut l = Link::start(&["--budget", "N2000"])?;
     l.expect("SP W", &["OK"])?;
     l.send("NG")?;
@@ -364,6 +378,7 @@ fn status_key(d: &mut Dev, key: &str) -> Result<String, String> {
 }
 
 fn hangup(_: u32) -> Outcome {
+    let _t = Took("hangup", Instant::now());
     let mut d = Dev::open("/dev/reversi")?;
     let before = status_key(&mut d, "games")?;
     let mut l = Link::start(&["--budget", "N2000"])?;
@@ -407,6 +422,7 @@ fn check_games(text: &str) -> Outcome {
 }
 
 fn match_ptys(uid: u32) -> Outcome {
+    let _t = Took("match ptys", Instant::now());
     let start = |b: &str| -> Result<(Child, String), String> {
         let mut child = Command::new(bin("othello-link")?)
             .args(["--quiet", "--budget", b])
@@ -456,9 +472,10 @@ fn match_ptys(uid: u32) -> Outcome {
 }
 
 fn match_children(_: u32) -> Outcome {
+    let _t = Took("match children", Instant::now());
     let link = bin("othello-link")?;
     let a = format!("cmd:{link} --stdio --quiet --budget N1000");
-    let b = format!("cmd:{link} --stdio --quiet --budget 200");
+    let b = format!("cmd:{link} --stdio --quiet --budget 100");
     let text = run_match(&["--games", "2", "--move-time", "1", &a, &b])?;
     check_games(&text)
 }
