@@ -87,7 +87,7 @@ use std::os::unix::fs::OpenOptionsExt;
 
 impl Drop for Tty {
     fn drop(&mut self) {
-        let _ = termios::tcsetattr(self.file.as_fd(), SetArg::TCSADRAIN, &self.old);
+        let _ = termios::tcsetattr(self.file.as_fd(), SetArg::TCSANOW, &self.old);
     }
 }
 
