@@ -1,0 +1,181 @@
+//! Driving a terminal program in a real terminal for tests: a private tmux server (its own
+//! socket and configuration in a directory the test owns), keys in with `send-keys`, the screen
+//! out with `capture-pane`.
+//!
+//! ```no_run
+//! # use std::time::Duration;
+//! use kgames_term::tmux::Tmux;
+//! if !Tmux::available() { return; } // skip: no tmux
+//! let dir = std::env::temp_dir().join("my-test");
+//! let t = Tmux::start(&dir, 80, 24, "exec my-program").unwrap();
+//! t.wait_for(Duration::from_secs(5), |s| s.contains("ready")).unwrap();
+//! t.keys(&["C-q"]).unwrap();
+//! assert_eq!(t.wait_exit(Duration::from_secs(5)), Some(0));
+//! ```
+//!
+//! The pane stays after its command exits (`remain-on-exit`), so the exit status can be read.
+//! Waiting polls the pane every 50 ms: this is the test's side, not the program under test.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A tmux server running one pane with the program under test; killed on drop.
+#[derive(Debug)]
+pub struct Tmux {
+    socket: PathBuf,
+}
+
+const TARGET: &str = "t:0.0";
+
+fn check(out: Output, what: &str) -> io::Result<Output> {
+    if out.status.success() {
+        Ok(out)
+    } else {
+        Err(io::Error::other(format!(
+            "tmux {what}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )))
+    }
+}
+
+impl Tmux {
+    /// True when a `tmux` binary runs.
+    pub fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    /// Starts a server in `dir` (created; it holds the socket and the configuration) with one
+    /// `cols` x `rows` pane running `sh -c command`, no status line.
+    pub fn start(dir: &Path, cols: u16, rows: u16, command: &str) -> io::Result<Tmux> {
+        fs::create_dir_all(dir)?;
+        let conf = dir.join("tmux.conf");
+        fs::write(
+            &conf,
+            "set -g remain-on-exit on\nset -g status off\nset -g escape-time 0\n",
+        )?;
+        let socket = dir.join("sock");
+        let t = Tmux { socket };
+        let out = t
+            .cmd()
+            .arg("-f")
+            .arg(&conf)
+            .args(["new-session", "-d", "-s", "t", "-x"])
+            .arg(cols.to_string())
+            .arg("-y")
+            .arg(rows.to_string())
+            .args(["sh", "-c", command])
+            .env_remove("TMUX")
+            .output()?;
+        check(out, "new-session")?;
+        Ok(t)
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.arg("-S").arg(&self.socket);
+        c
+    }
+
+    /// Sends keys in tmux's names (`q`, `C-q`, `C-p`, `Tab`, `PageDown`, `Up`, ...).
+    pub fn keys(&self, keys: &[&str]) -> io::Result<()> {
+        let out = self
+            .cmd()
+            .args(["send-keys", "-t", TARGET])
+            .args(keys)
+            .output()?;
+        check(out, "send-keys").map(drop)
+    }
+
+    /// The pane's text, one line per row.
+    pub fn capture(&self) -> io::Result<String> {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", TARGET])
+            .output()?;
+        let out = check(out, "capture-pane")?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Resizes the window (and the pane) to `cols` x `rows`.
+    pub fn resize(&self, cols: u16, rows: u16) -> io::Result<()> {
+        let out = self
+            .cmd()
+            .args(["resize-window", "-t", "t", "-x"])
+            .arg(cols.to_string())
+            .arg("-y")
+            .arg(rows.to_string())
+            .output()?;
+        check(out, "resize-window").map(drop)
+    }
+
+    /// Waits until the screen satisfies `pred`; returns that screen, or the last screen seen
+    /// as the error after `timeout`.
+    pub fn wait_for(
+        &self,
+        timeout: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let t0 = Instant::now();
+        let mut last = String::new();
+        loop {
+            if let Ok(s) = self.capture() {
+                if pred(&s) {
+                    return Ok(s);
+                }
+                last = s;
+            }
+            if t0.elapsed() >= timeout {
+                return Err(last);
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The exit status of the pane's command once it has exited (`None` while it runs).
+    pub fn exit_status(&self) -> Option<i32> {
+        let out = self
+            .cmd()
+            .args([
+                "display-message",
+                "-p",
+                "-t",
+                TARGET,
+                "#{pane_dead} #{pane_dead_status}",
+            ])
+            .output()
+            .ok()?;
+        let s = String::from_utf8_lossy(&out.stdout);
+        let mut f = s.split_whitespace();
+        match (f.next(), f.next()) {
+            (Some("1"), Some(code)) => code.parse().ok(),
+            _ => None,
+        }
+    }
+
+    /// Waits up to `timeout` for the pane's command to exit; its status.
+    pub fn wait_exit(&self, timeout: Duration) -> Option<i32> {
+        let t0 = Instant::now();
+        loop {
+            if let Some(s) = self.exit_status() {
+                return Some(s);
+            }
+            if t0.elapsed() >= timeout {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
