@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use crossterm::cursor::{Hide, Show};
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::Command;
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
@@ -73,9 +73,10 @@ impl Screen {
         let raw = RawMode::enable(stdin.as_fd())?;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout();
-        crossterm::execute!(out, EnterAlternateScreen, Hide)?;
-        let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
-        terminal.clear()?;
+        // Cleared here, not with `Terminal::clear`, which asks the terminal for the cursor
+        // position: the input thread may already be reading, and would take the answer.
+        crossterm::execute!(out, EnterAlternateScreen, Hide, Clear(ClearType::All))?;
+        let terminal = Terminal::new(CrosstermBackend::new(out))?;
         Ok(Screen {
             terminal,
             _raw: raw,
