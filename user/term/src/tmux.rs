@@ -27,6 +27,30 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub struct Tmux {
     socket: PathBuf,
+    dir: PathBuf,
+}
+
+/// How a program started by [`Tmux::start_watched`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Its exit status.
+    pub status: i32,
+    /// `stty -g` in the pane before it started.
+    pub before: String,
+    /// `stty -g` after it exited.
+    pub after: String,
+}
+
+impl Outcome {
+    /// True when the terminal settings after equal those before.
+    pub fn restored(&self) -> bool {
+        !self.before.is_empty() && self.before == self.after
+    }
+}
+
+/// `s` quoted for `sh`.
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 const TARGET: &str = "t:0.0";
@@ -61,7 +85,12 @@ impl Tmux {
             "set -g remain-on-exit on\nset -g status off\nset -g escape-time 0\n",
         )?;
         let socket = dir.join("sock");
-        let t = Tmux { socket };
+        // A server killed just before may not have removed its socket yet.
+        let _ = fs::remove_file(&socket);
+        let t = Tmux {
+            socket,
+            dir: dir.to_path_buf(),
+        };
         let out = t
             .cmd()
             .arg("-f")
@@ -75,6 +104,50 @@ impl Tmux {
             .output()?;
         check(out, "new-session")?;
         Ok(t)
+    }
+
+    /// Like [`Tmux::start`] for the program `argv`, run by a shell that saves `stty -g`
+    /// before and after it and its exit status in `dir` (see [`Tmux::outcome`]). The shell
+    /// then sleeps, so what the program left on the screen can still be captured (tmux 3.3
+    /// clears a dead pane).
+    pub fn start_watched(dir: &Path, cols: u16, rows: u16, argv: &[String]) -> io::Result<Tmux> {
+        fs::create_dir_all(dir)?;
+        for f in ["before", "after", "status"] {
+            let _ = fs::remove_file(dir.join(f));
+        }
+        let d = shell_quote(&dir.to_string_lossy());
+        let cmd: Vec<String> = argv.iter().map(|a| shell_quote(a)).collect();
+        let script = format!(
+            "stty -g > {d}/before; {}; echo $? > {d}/status.tmp; stty -g > {d}/after; mv {d}/status.tmp {d}/status; exec sleep 86400",
+            cmd.join(" ")
+        );
+        Tmux::start(dir, cols, rows, &script)
+    }
+
+    /// The outcome of [`Tmux::start_watched`]'s program once it has exited and the shell has
+    /// saved everything.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let read = |f: &str| fs::read_to_string(self.dir.join(f)).ok();
+        let status = read("status")?.trim().parse().ok()?;
+        Some(Outcome {
+            status,
+            before: read("before")?.trim().to_string(),
+            after: read("after")?.trim().to_string(),
+        })
+    }
+
+    /// Waits up to `timeout` for [`Tmux::outcome`].
+    pub fn wait_outcome(&self, timeout: Duration) -> Option<Outcome> {
+        let t0 = Instant::now();
+        loop {
+            if let Some(o) = self.outcome() {
+                return Some(o);
+            }
+            if t0.elapsed() >= timeout {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn cmd(&self) -> Command {
@@ -93,11 +166,11 @@ impl Tmux {
         check(out, "send-keys").map(drop)
     }
 
-    /// The pane's text, one line per row.
+    /// The pane's text, one line per row (lines the terminal wrapped are joined).
     pub fn capture(&self) -> io::Result<String> {
         let out = self
             .cmd()
-            .args(["capture-pane", "-p", "-t", TARGET])
+            .args(["capture-pane", "-p", "-J", "-t", TARGET])
             .output()?;
         let out = check(out, "capture-pane")?;
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
@@ -136,6 +209,28 @@ impl Tmux {
             }
             thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// The process ids of the children of the pane's shell: under [`Tmux::start_watched`],
+    /// the program under test while it runs (to send it a signal).
+    pub fn program_pids(&self) -> Vec<u32> {
+        let out = self
+            .cmd()
+            .args(["display-message", "-p", "-t", TARGET, "#{pane_pid}"])
+            .output();
+        let Some(pid) = out.ok().and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .trim()
+                .parse::<u32>()
+                .ok()
+        }) else {
+            return Vec::new();
+        };
+        fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
     }
 
     /// The exit status of the pane's command once it has exited (`None` while it runs).
@@ -177,5 +272,34 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watched_program_reports_its_status_and_the_terminal() {
+        if !Tmux::available() {
+            eprintln!("skipped: tmux is not installed");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("kgames-term-tmux-{}", std::process::id()));
+        let argv = |s: &str| vec!["sh".to_string(), "-c".to_string(), s.to_string()];
+        let t = Tmux::start_watched(&dir, 40, 10, &argv("echo it\\'s here; exit 3")).unwrap();
+        let o = t.wait_outcome(Duration::from_secs(10)).unwrap();
+        assert_eq!(o.status, 3);
+        assert!(o.restored());
+        let screen = t.capture().unwrap();
+        assert!(screen.contains("it's here"), "{screen}");
+        drop(t);
+        // A program that leaves the terminal changed is caught.
+        let t = Tmux::start_watched(&dir, 40, 10, &argv("stty -echo")).unwrap();
+        let o = t.wait_outcome(Duration::from_secs(10)).unwrap();
+        assert_eq!(o.status, 0);
+        assert!(!o.restored(), "{o:?}");
+        drop(t);
+        let _ = fs::remove_dir_all(&dir);
     }
 }
