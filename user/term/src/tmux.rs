@@ -48,6 +48,20 @@ impl Outcome {
     }
 }
 
+/// Calls `f` every 50 ms until it gives a value or `timeout` has passed.
+fn poll<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
+    let t0 = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return Some(v);
+        }
+        if t0.elapsed() >= timeout {
+            return None;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// `s` quoted for `sh`.
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
@@ -138,16 +152,7 @@ impl Tmux {
 
     /// Waits up to `timeout` for [`Tmux::outcome`].
     pub fn wait_outcome(&self, timeout: Duration) -> Option<Outcome> {
-        let t0 = Instant::now();
-        loop {
-            if let Some(o) = self.outcome() {
-                return Some(o);
-            }
-            if t0.elapsed() >= timeout {
-                return None;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
+        poll(timeout, || self.outcome())
     }
 
     fn cmd(&self) -> Command {
@@ -256,16 +261,7 @@ impl Tmux {
 
     /// Waits up to `timeout` for the pane's command to exit; its status.
     pub fn wait_exit(&self, timeout: Duration) -> Option<i32> {
-        let t0 = Instant::now();
-        loop {
-            if let Some(s) = self.exit_status() {
-                return Some(s);
-            }
-            if t0.elapsed() >= timeout {
-                return None;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
+        poll(timeout, || self.exit_status())
     }
 }
 

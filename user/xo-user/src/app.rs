@@ -280,14 +280,7 @@ fn write_demo(path: &str, seconds: u64) -> ExitCode {
         length: Duration::from_secs(seconds),
         seed: 1,
     };
-    let write = || -> std::io::Result<()> {
-        let mut w = recfile::Writer::new(BufWriter::new(File::create(path)?))?;
-        for m in synth::stream(spec) {
-            w.write(&m)?;
-        }
-        w.flush()
-    };
-    match write() {
+    match std::fs::write(path, synth::recording(spec)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(format_args!("{path}: {e}")),
     }

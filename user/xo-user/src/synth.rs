@@ -14,6 +14,7 @@ use kgames_uapi::record::Record;
 use kgames_uapi::state::KxoState;
 
 use crate::msg::Msg;
+use crate::recfile;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
@@ -132,6 +133,19 @@ pub fn stream(spec: Spec) -> Vec<Msg> {
         }
     }
     out
+}
+
+/// The stream as a recording (the `--record` file format).
+pub fn recording(spec: Spec) -> Vec<u8> {
+    let write = || -> std::io::Result<Vec<u8>> {
+        let mut w = recfile::Writer::new(Vec::new())?;
+        for m in stream(spec) {
+            w.write(&m)?;
+        }
+        w.into_inner()
+    };
+    // Writing to memory does not fail.
+    write().unwrap_or_default()
 }
 
 #[cfg(test)]

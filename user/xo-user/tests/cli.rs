@@ -42,11 +42,7 @@ fn demo(path: &Path, secs: u64) -> Vec<u8> {
         length: Duration::from_secs(secs),
         seed: 11,
     };
-    let mut w = recfile::Writer::new(Vec::new()).unwrap();
-    for m in synth::stream(spec) {
-        w.write(&m).unwrap();
-    }
-    let bytes = w.into_inner().unwrap();
+    let bytes = synth::recording(spec);
     fs::write(path, &bytes).unwrap();
     bytes
 }

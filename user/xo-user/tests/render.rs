@@ -27,11 +27,7 @@ fn recorded(secs: u64) -> Model {
         length: Duration::from_secs(secs),
         seed: 3,
     };
-    let mut w = recfile::Writer::new(Vec::new()).unwrap();
-    for m in synth::stream(spec) {
-        w.write(&m).unwrap();
-    }
-    let bytes = w.into_inner().unwrap();
+    let bytes = synth::recording(spec);
     let mut model = Model::new();
     for m in recfile::read_all(&bytes[..]).unwrap() {
         let at = match &m {
