@@ -32,15 +32,15 @@ fi
 # xo-user-tmux-test becomes one line here.
 xotest=$repo/target/release/xo-user-tmux-test
 xo_tmux() {
-    local who=$1 line n=0; shift
+    local who=$1 line got=0; shift
     while IFS= read -r line; do
         case "$line" in
-            "ok - "*) n=$((n + 1)); ok "xo-user in tmux as $who: ${line#ok - }" ;;
-            "not ok - "*) n=$((n + 1)); notok "xo-user in tmux as $who: ${line#not ok - }" ;;
+            "ok - "*) got=$((got + 1)); ok "xo-user in tmux as $who: ${line#ok - }" ;;
+            "not ok - "*) got=$((got + 1)); notok "xo-user in tmux as $who: ${line#not ok - }" ;;
             "#"*) emit "$line" ;;
         esac
     done < <(cd /tmp && timeout 300 "$@" 2>&1)
-    [ $n -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
+    [ $got -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
 }
 if [ -x "$xotest" ] && command -v tmux >/dev/null; then
     # The games run and publish, whatever the tests before left.

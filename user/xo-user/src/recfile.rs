@@ -57,6 +57,7 @@ fn micros(d: Duration) -> u64 {
 #[derive(Debug)]
 pub struct Writer<W: Write> {
     out: W,
+    last: u64,
 }
 
 impl<W: Write> Writer<W> {
@@ -68,7 +69,7 @@ impl<W: Write> Writer<W> {
         h.extend_from_slice(&Record::VERSION.to_ne_bytes());
         h.extend_from_slice(&(Record::SIZE as u16).to_ne_bytes());
         out.write_all(&h)?;
-        Ok(Writer { out })
+        Ok(Writer { out, last: 0 })
     }
 
     fn entry(&mut self, kind: u8, at: Duration, payload: &[u8]) -> io::Result<()> {
@@ -76,7 +77,10 @@ impl<W: Write> Writer<W> {
         let mut h = [0u8; HEAD];
         h[0] = kind;
         h[4..8].copy_from_slice(&len.to_ne_bytes());
-        h[8..16].copy_from_slice(&micros(at).to_ne_bytes());
+        // The sources stamp their messages in their own threads, so two can arrive out of
+        // order by a few microseconds: the file's times never go back.
+        self.last = self.last.max(micros(at));
+        h[8..16].copy_from_slice(&self.last.to_ne_bytes());
         self.out.write_all(&h)?;
         self.out.write_all(payload)
     }
@@ -281,6 +285,23 @@ mod tests {
         assert_eq!(bytes.len(), 16 + (16 + 32) + (16 + 96) + (16 + 120));
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(read_all(&bytes[..]), Ok(msgs));
+    }
+
+    #[test]
+    fn times_written_never_go_back() {
+        let (mut msgs, _) = sample();
+        msgs.swap(0, 2); // loads at 20 ms written before records at 10 ms
+        let mut w = Writer::new(Vec::new()).unwrap();
+        for m in &msgs {
+            w.write(m).unwrap();
+        }
+        let back = read_all(&w.into_inner().unwrap()[..]).unwrap();
+        let at = |m: &Msg| match m {
+            Msg::Records { at, .. } | Msg::Loads { at, .. } | Msg::State { at, .. } => *at,
+            _ => Duration::ZERO,
+        };
+        let times: Vec<Duration> = back.iter().map(at).collect();
+        assert_eq!(times, [20, 20, 20].map(Duration::from_millis));
     }
 
     #[test]

@@ -267,3 +267,23 @@ fn pause_states_lost_records_and_help_are_shown() {
     let s = text(&draw(&m, &c, 80, 24).0);
     assert!(s.contains("xo-user help") && s.contains("Ctrl-P"));
 }
+
+#[test]
+fn a_stream_recorded_on_the_live_device_renders() {
+    // 28.5 s of /dev/kxo in the VM (default parameters, five agents), `xo-user --record`.
+    let bytes = include_bytes!("data/live-vm.kxorec");
+    let mut m = Model::new();
+    for msg in recfile::read_all(&bytes[..]).unwrap() {
+        m.apply(&msg, Duration::from_secs(30));
+    }
+    assert_eq!(m.games.len(), 9);
+    assert_eq!((m.lost, m.gaps), (0, 0), "snapshots are no gaps");
+    assert_eq!(m.snapshots, 9);
+    let (b, _) = draw(&m, &live(), 200, 60);
+    let s = text(&b);
+    assert_eq!(s.matches("┌───┬───┬───┬───┐").count(), 9, "{s}");
+    for g in m.games.values() {
+        assert!(s.contains(&pairing(&g.shown)), "{s}");
+    }
+    assert!(s.contains("9 games 100 ms"));
+}
