@@ -148,9 +148,22 @@ pub fn flips(me: Bitboard, opp: Bitboard, sq: u8) -> Bitboard {
 
 /// The empty squares next to at least one disc of `discs` (in any of the eight directions).
 #[inline]
-pub fn neighbours(discs: Bitboard) -> Bitboard {
+pub const fn neighbours(discs: Bitboard) -> Bitboard {
     let h = (discs & !COLUMN_H) << 1 | (discs & !COLUMN_A) >> 1 | discs;
     (h << 8 | h >> 8 | h) & !discs
+}
+
+/// The squares adjacent to each square (in any of the eight directions). 512 bytes.
+pub static ADJACENT: [Bitboard; 64] = build_adjacent();
+
+const fn build_adjacent() -> [Bitboard; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = neighbours(1u64 << sq);
+        sq += 1;
+    }
+    t
 }
 
 /// Iterates the squares of a bitboard in increasing order.
