@@ -12,6 +12,7 @@ pub mod eval;
 mod lastmoves;
 mod movelist;
 pub mod notation;
+pub mod pattern;
 pub mod perft;
 pub mod position;
 pub mod search;
