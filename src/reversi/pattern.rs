@@ -382,6 +382,30 @@ mod tests {
         }
     }
 
+    /// The shipped weights on fixed positions: the start, after f5, FFO #40-#44. A retraining
+    /// changes these numbers (update them with the new weights, in the same commit).
+    #[test]
+    fn trained_weights_regression() {
+        use crate::reversi::position::Position;
+        let setups: [&[u8; 66]; 6] = [
+            b"---------------------------OX------XO--------------------------- X",
+            b"O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+            b"-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+            b"--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+            b"--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+            b"--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+        ];
+        let mut got = [0i32; 7];
+        for (g, s) in got.iter_mut().zip(setups) {
+            let p = Position::parse_setup(s).unwrap();
+            *g = evaluate(p.mover(), p.opponent());
+        }
+        let f5 = Position::start().play(37).unwrap();
+        got[6] = evaluate(f5.mover(), f5.opponent());
+        // FFO exact scores for comparison: +38, 0, +6, -12, -14 (x 100).
+        assert_eq!(got, [84, 3766, 1515, -401, -1408, -1111, -78]);
+    }
+
     #[test]
     fn fast_features_are_the_slow_ones_up_to_mirroring() {
         let mut rng = crate::common::rng::Rng::new(9);
