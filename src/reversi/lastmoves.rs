@@ -55,28 +55,30 @@ fn try_move(me: Bitboard, opp: Bitboard, sq: u8) -> Bitboard {
     }
 }
 
-/// Four empties.
-pub(crate) fn solve_4(
+/// Negamax over the empties `sq` (tried in order): each move's child is scored by `child`
+/// with the other empties in their order. Shared by [`solve_4`] and [`solve_3`].
+#[inline(always)]
+fn solve_n<const N: usize, const M: usize>(
     me: Bitboard,
     opp: Bitboard,
     mut alpha: i32,
     beta: i32,
     passed: bool,
-    sq: [u8; 4],
+    sq: [u8; N],
+    child: impl Fn(Bitboard, Bitboard, i32, i32, [u8; M]) -> i32 + Copy,
 ) -> i32 {
-    let [a, b, c, d] = sq;
     let mut best = NONE;
-    for (s, rest) in [
-        (a, [b, c, d]),
-        (b, [a, c, d]),
-        (c, [a, b, d]),
-        (d, [a, b, c]),
-    ] {
+    for (i, &s) in sq.iter().enumerate() {
         let f = try_move(me, opp, s);
         if f == 0 {
             continue;
         }
-        let v = -solve_3(opp & !f, me | f | square_bit(s), -beta, -alpha, false, rest);
+        let mut rest = [0u8; M];
+        let others = sq.iter().enumerate().filter(|&(j, _)| j != i);
+        for (slot, (_, &o)) in rest.iter_mut().zip(others) {
+            *slot = o;
+        }
+        let v = -child(opp & !f, me | f | square_bit(s), -beta, -alpha, rest);
         if v > best {
             best = v;
             if v > alpha {
@@ -93,43 +95,35 @@ pub(crate) fn solve_4(
     if passed {
         return final_score(me, opp);
     }
-    -solve_4(opp, me, -beta, -alpha, true, sq)
+    -solve_n(opp, me, -beta, -alpha, true, sq, child)
+}
+
+/// Four empties.
+pub(crate) fn solve_4(
+    me: Bitboard,
+    opp: Bitboard,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    sq: [u8; 4],
+) -> i32 {
+    solve_n(me, opp, alpha, beta, passed, sq, |m, o, a, b, rest| {
+        solve_3(m, o, a, b, false, rest)
+    })
 }
 
 /// Three empties.
 pub(crate) fn solve_3(
     me: Bitboard,
     opp: Bitboard,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
     passed: bool,
     sq: [u8; 3],
 ) -> i32 {
-    let [a, b, c] = sq;
-    let mut best = NONE;
-    for (s, x, y) in [(a, b, c), (b, a, c), (c, a, b)] {
-        let f = try_move(me, opp, s);
-        if f == 0 {
-            continue;
-        }
-        let v = -solve_2(opp & !f, me | f | square_bit(s), -beta, -alpha, x, y, false);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-    }
-    if best > NONE {
-        return best;
-    }
-    if passed {
-        return final_score(me, opp);
-    }
-    -solve_3(opp, me, -beta, -alpha, true, sq)
+    solve_n(me, opp, alpha, beta, passed, sq, |m, o, a, b, [x, y]| {
+        solve_2(m, o, a, b, x, y, false)
+    })
 }
 
 /// Two empties, `a` and `b`.
