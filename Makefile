@@ -4,7 +4,8 @@
 #                                                        cached test kernel, built if missing)
 #   make run [CMD='...']   set up, build, boot the VM; a shell as nobody, or run CMD there
 #   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
-#   make bench             engine benchmarks against peer crates (host)
+#   make bench             engine benchmarks against peer crates (host; reversi built for
+#                          x86-64 and for x86-64-v3)
 #   make clean
 
 LLVM ?= -19
@@ -49,7 +50,7 @@ check:
 	bash scripts/check.sh
 
 bench:
-	cargo run --release -q -p kgames-reversi --example reversi_bench
+	bash scripts/reversi-bench.sh
 	cargo run --release -q -p kgames-chess --example chess_bench
 
 clean:

@@ -35,53 +35,47 @@ pub const fn square_bit(sq: u8) -> Bitboard {
     1u64 << (sq & 63)
 }
 
-/// Shifts every square by `+s` (left) when `s > 0` positions, else by `-s`. Bits pushed past
-/// either end vanish.
+/// Legal move targets towards higher indices along shift `s` (1, 7, 8 or 9), before masking
+/// with the empties: squares reached from `me` over a run of one to six discs of `m` (the
+/// opponent's discs that a run in this direction may cross).
+///
+/// The run is filled by doubling: two single steps find runs of one and two, then two double
+/// steps over `pre` (discs of `m` whose neighbour against the direction is in `m` too) extend
+/// them to four and six.
 #[inline(always)]
-const fn shift(b: Bitboard, s: i32) -> Bitboard {
-    if s > 0 {
-        b << (s as u32)
-    } else {
-        b >> ((-s) as u32)
-    }
+fn moves_up(me: Bitboard, m: Bitboard, s: u32) -> Bitboard {
+    let mut f = m & (me << s);
+    f |= m & (f << s);
+    let pre = m & (m << s);
+    f |= pre & (f << (2 * s));
+    f |= pre & (f << (2 * s));
+    f << s
 }
 
-/// The mask of opponent discs that a run in direction `s` may cross.
+/// [`moves_up`] towards lower indices.
 #[inline(always)]
-const fn run_mask(opp: Bitboard, s: i32) -> Bitboard {
-    if s == 8 || s == -8 {
-        opp
-    } else {
-        opp & INNER_COLUMNS
-    }
-}
-
-/// The eight directions as shift amounts.
-const DIRECTIONS: [i32; 8] = [1, -1, 8, -8, 7, -7, 9, -9];
-
-/// Squares reached from `me` by a run of one or more `opp` discs in direction `s`, ending on an
-/// empty square (legal move targets in that direction, before masking with the empties).
-#[inline(always)]
-fn moves_dir(me: Bitboard, opp: Bitboard, s: i32) -> Bitboard {
-    let m = run_mask(opp, s);
-    let mut run = m & shift(me, s);
-    run |= m & shift(run, s);
-    run |= m & shift(run, s);
-    run |= m & shift(run, s);
-    run |= m & shift(run, s);
-    run |= m & shift(run, s);
-    shift(run, s)
+fn moves_down(me: Bitboard, m: Bitboard, s: u32) -> Bitboard {
+    let mut f = m & (me >> s);
+    f |= m & (f >> s);
+    let pre = m & (m >> s);
+    f |= pre & (f >> (2 * s));
+    f |= pre & (f >> (2 * s));
+    f >> s
 }
 
 /// The legal moves of the side owning `me` against `opp` (`me & opp` must be empty).
 #[inline]
 pub fn moves(me: Bitboard, opp: Bitboard) -> Bitboard {
-    let empty = !(me | opp);
-    let mut all = 0;
-    for s in DIRECTIONS {
-        all |= moves_dir(me, opp, s);
-    }
-    all & empty
+    let inner = opp & INNER_COLUMNS;
+    let all = moves_up(me, inner, 1)
+        | moves_down(me, inner, 1)
+        | moves_up(me, opp, 8)
+        | moves_down(me, opp, 8)
+        | moves_up(me, inner, 7)
+        | moves_down(me, inner, 7)
+        | moves_up(me, inner, 9)
+        | moves_down(me, inner, 9);
+    all & !(me | opp)
 }
 
 /// The squares beyond each square in each direction, nearest first: rays 0..4 go towards
@@ -141,11 +135,11 @@ pub fn flips(me: Bitboard, opp: Bitboard, sq: u8) -> Bitboard {
         }
     }
     for &ray in &rays[4..] {
+        // `| 1` keeps the bit scan defined; a ray without a blocker then "ends" on bit 0,
+        // which the `& ray & me` test rejects (bit 0 on the ray is then an opponent disc).
         let blockers = ray & not_opp;
-        let first = (1u64 << 63)
-            .checked_shr(blockers.leading_zeros())
-            .unwrap_or(0);
-        if first & me != 0 {
+        let first = (1u64 << 63) >> ((blockers | 1).leading_zeros() & 63);
+        if first & ray & me != 0 {
             all |= ray & (first.wrapping_neg() ^ first);
         }
     }
@@ -154,9 +148,22 @@ pub fn flips(me: Bitboard, opp: Bitboard, sq: u8) -> Bitboard {
 
 /// The empty squares next to at least one disc of `discs` (in any of the eight directions).
 #[inline]
-pub fn neighbours(discs: Bitboard) -> Bitboard {
+pub const fn neighbours(discs: Bitboard) -> Bitboard {
     let h = (discs & !COLUMN_H) << 1 | (discs & !COLUMN_A) >> 1 | discs;
     (h << 8 | h >> 8 | h) & !discs
+}
+
+/// The squares adjacent to each square (in any of the eight directions). 512 bytes.
+pub static ADJACENT: [Bitboard; 64] = build_adjacent();
+
+const fn build_adjacent() -> [Bitboard; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = neighbours(1u64 << sq);
+        sq += 1;
+    }
+    t
 }
 
 /// Iterates the squares of a bitboard in increasing order.

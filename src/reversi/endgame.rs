@@ -12,14 +12,16 @@
 //! Stack: a sorted node keeps one 88-byte move list; the recursion depth is at most the
 //! number of empties plus the passes on the line.
 
-use super::bitboard::{self, square_bit, Bitboard, Squares, CORNERS};
+use super::bitboard::{self, square_bit, Bitboard, Squares, ADJACENT, CORNERS};
 use super::eval::stable_discs;
+use super::lastmoves::{parity_order, solve_2, solve_3, solve_4, solve_last};
 use super::movelist::MoveList;
 use super::position::final_score;
 use super::search::Searcher;
 use super::tt::{self, Bound, NO_MOVE};
 
-/// At or below this many empties: no table, no sorting, parity order only.
+/// At or below this many empties: no table, no sorting, parity order only (and at or below
+/// four, the dedicated code of `lastmoves`).
 const SMALL_EMPTIES: u32 = 6;
 /// At or above this many empties the table is probed and updated.
 const TT_MIN_EMPTIES: u32 = 9;
@@ -195,20 +197,29 @@ impl Searcher<'_, '_, '_> {
             return 0;
         }
         let empty = !(me | opp);
-        match empty.count_ones() {
-            0 => return final_score(me, opp),
-            1 => return solve_last(me, opp, empty.trailing_zeros() as u8),
-            2 => {
-                let a = empty.trailing_zeros() as u8;
-                let b = (63 - empty.leading_zeros()) as u8;
-                return solve_2(me, opp, alpha, beta, a, b, passed);
+        let mut sq = [0u8; 4];
+        let n = empty.count_ones();
+        if n <= 4 {
+            for (slot, s) in sq.iter_mut().zip(Squares(empty)) {
+                *slot = s;
             }
+        }
+        let [a, b, c, d] = sq;
+        match n {
+            0 => return final_score(me, opp),
+            1 => return solve_last(me, opp, a),
+            2 => return solve_2(me, opp, alpha, beta, a, b, passed),
+            3 => return solve_3(me, opp, alpha, beta, passed, [a, b, c]),
+            4 => return solve_4(me, opp, alpha, beta, passed, parity_order([a, b, c, d])),
             _ => {}
         }
         let odd = odd_regions(empty);
         let mut best = -65;
         for set in [empty & odd, empty & !odd] {
             for sq in Squares(set) {
+                if ADJACENT[usize::from(sq & 63)] & opp == 0 {
+                    continue;
+                }
                 let f = bitboard::flips(me, opp, sq);
                 if f == 0 {
                     continue;
@@ -239,52 +250,6 @@ impl Searcher<'_, '_, '_> {
     }
 }
 
-/// The exact score with two empty squares `a` and `b` left, `me` to move (fail-soft within
-/// `alpha..beta`; the two leaves below are not counted as nodes).
-#[inline]
-fn solve_2(me: Bitboard, opp: Bitboard, alpha: i32, beta: i32, a: u8, b: u8, passed: bool) -> i32 {
-    let mut best = -65;
-    let f = bitboard::flips(me, opp, a);
-    if f != 0 {
-        best = -solve_last(opp & !f, me | f | square_bit(a), b);
-        if best >= beta {
-            return best;
-        }
-    }
-    let f = bitboard::flips(me, opp, b);
-    if f != 0 {
-        best = best.max(-solve_last(opp & !f, me | f | square_bit(b), a));
-    }
-    if best > -65 {
-        return best;
-    }
-    if passed {
-        return final_score(me, opp);
-    }
-    -solve_2(opp, me, -beta, -alpha, a, b, true)
-}
-
-/// The exact score with one empty square `sq` left, `me` to move.
-#[inline]
-fn solve_last(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
-    // With one empty, mine + theirs = 63: d = mine - theirs is odd.
-    let d = me.count_ones() as i32 * 2 - 63;
-    let f = bitboard::flips(me, opp, sq).count_ones() as i32;
-    if f != 0 {
-        return d + 1 + 2 * f;
-    }
-    let g = bitboard::flips(opp, me, sq).count_ones() as i32;
-    if g != 0 {
-        return d - 1 - 2 * g;
-    }
-    // Nobody can play the last square: it goes to the winner (d is never 0).
-    if d > 0 {
-        d + 1
-    } else {
-        d - 1
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,16 +259,5 @@ mod tests {
         // One empty in the a1 quadrant, two in the h8 quadrant.
         let empty = square_bit(0) | square_bit(63) | square_bit(62);
         assert_eq!(odd_regions(empty), QUADRANTS[0]);
-    }
-
-    #[test]
-    fn last_square() {
-        // X everywhere but a1 (empty) and b1 (O).
-        let o = square_bit(1);
-        let x = !(o | 1);
-        // X at a1 flips b1 (c1 is X): 64-0.
-        assert_eq!(solve_last(x, o, 0), 64);
-        // O to move at a1 flips nothing (b1 is its own); X then plays it.
-        assert_eq!(solve_last(o, x, 0), -64);
     }
 }

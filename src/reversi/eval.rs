@@ -1,4 +1,7 @@
-//! The static evaluation: hand-tuned weights over a few classic features, in fixed point.
+//! The static evaluations: [`EvalKind::Pattern`] (learned pattern weights, [`super::pattern`],
+//! the default) and [`EvalKind::Classic`], the first engine's hand-tuned weights over a few
+//! classic features ([`classic`]), kept selectable so that matches between both can be
+//! replayed.
 //!
 //! Scores are from the side to move's point of view, in units where 100 is worth about one
 //! disc. Every weight has an opening value (60 empties) and an endgame value (0 empties); the
@@ -69,8 +72,29 @@ fn diff(a: Bitboard, b: Bitboard) -> i32 {
     a.count_ones() as i32 - b.count_ones() as i32
 }
 
-/// The evaluation of the position with `me` to move against `opp`.
-pub fn evaluate(me: Bitboard, opp: Bitboard) -> i32 {
+/// Which static evaluation a search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The learned pattern evaluation.
+    #[default]
+    Pattern,
+    /// The hand-tuned classic evaluation.
+    Classic,
+}
+
+impl EvalKind {
+    /// The evaluation of `me` to move against `opp`.
+    #[inline]
+    pub fn evaluate(self, me: Bitboard, opp: Bitboard) -> i32 {
+        match self {
+            EvalKind::Pattern => super::pattern::evaluate(me, opp),
+            EvalKind::Classic => classic(me, opp),
+        }
+    }
+}
+
+/// The classic evaluation of the position with `me` to move against `opp`.
+pub fn classic(me: Bitboard, opp: Bitboard) -> i32 {
     let occupied = me | opp;
     let empty = !occupied;
     let empties = empty.count_ones() as i32;
@@ -124,8 +148,8 @@ mod tests {
     fn start_is_balanced_and_symmetric() {
         let p = Position::start();
         assert_eq!(
-            evaluate(p.mover(), p.opponent()),
-            evaluate(p.opponent(), p.mover())
+            classic(p.mover(), p.opponent()),
+            classic(p.opponent(), p.mover())
         );
     }
 
@@ -134,8 +158,8 @@ mod tests {
         // Same disc count; one side has a corner, the other an X square.
         let me = square_bit(0) | square_bit(27);
         let opp = square_bit(9) | square_bit(36);
-        assert!(evaluate(me, opp) > 0);
-        assert!(evaluate(opp, me) < 0);
+        assert!(classic(me, opp) > 0);
+        assert!(classic(opp, me) < 0);
     }
 
     #[test]

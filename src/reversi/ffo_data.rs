@@ -1,4 +1,4 @@
-//! The FFO endgame test positions #40-#44 (public test suite by the French Othello
+//! The FFO endgame test positions #40-#49 (public test suite by the French Othello
 //! Federation; X is black), with the exact score for the side to move (empties to the winner)
 //! and the best moves. Shared by the tests (`search_tests.rs`) and the examples; not part of
 //! the engine's module tree.
@@ -15,7 +15,7 @@ pub struct FfoCase {
     pub best: &'static [&'static [u8; 2]],
 }
 
-/// FFO #40-#44.
+/// FFO #40-#44 (20-22 empties).
 pub const FFO_40_44: [FfoCase; 5] = [
     FfoCase {
         name: "#40",
@@ -46,5 +46,40 @@ pub const FFO_40_44: [FfoCase; 5] = [
         setup: b"--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
         score: -14,
         best: &[b"d2", b"b8"],
+    },
+];
+
+/// FFO #45-#49 (22-24 empties: each takes seconds to minutes; benchmarks and ignored tests).
+#[allow(dead_code)]
+pub const FFO_45_49: [FfoCase; 5] = [
+    FfoCase {
+        name: "#45",
+        setup: b"---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO-- X",
+        score: 6,
+        best: &[b"b2"],
+    },
+    FfoCase {
+        name: "#46",
+        setup: b"---XXX----OOOX----OOOXX--OOOOXXX--OOOOXX--OXOXXX--XXOO---XXXX-O- X",
+        score: -8,
+        best: &[b"b3"],
+    },
+    FfoCase {
+        name: "#47",
+        setup: b"-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX-- O",
+        score: 4,
+        best: &[b"g2"],
+    },
+    FfoCase {
+        name: "#48",
+        setup: b"-----X--X-XXX---XXXXOO--XOXOOXX-XOOXXX--XOOXX-----OOOX---XXXXXX- O",
+        score: 28,
+        best: &[b"f6"],
+    },
+    FfoCase {
+        name: "#49",
+        setup: b"--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X",
+        score: 16,
+        best: &[b"e1"],
     },
 ];

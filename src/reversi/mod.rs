@@ -3,13 +3,16 @@
 //! Modules: [`bitboard`] (shift-and-mask move generation), [`position`] (the game state),
 //! [`notation`] (the protocol's text forms), [`perft`], [`eval`] (static evaluation),
 //! [`search`] (the CPU player: iterative deepening negascout), `endgame` (the exact solver),
-//! [`tt`] (the transposition table entry type).
+//! `lastmoves` (the solver's last four empties), [`tt`] (the transposition table entry
+//! type).
 
 pub mod bitboard;
 mod endgame;
 pub mod eval;
+mod lastmoves;
 mod movelist;
 pub mod notation;
+pub mod pattern;
 pub mod perft;
 pub mod position;
 pub mod search;

@@ -11,15 +11,18 @@
 //! 320 bytes per frame in an x86-64 host release build; about 180 for the unsorted solver
 //! nodes with at most 6 empties). The midgame recursion is at most [`MAX_DEPTH`] plies plus
 //! passes; the solver's at most the number of empties plus passes, and the CPU player only
-//! solves at [`SOLVE_EMPTIES`] or fewer empties (after a short deepening), or once the deepening gets within
-//! [`SOLVE_MARGIN`] plies of the end with at most [`MAX_SOLVE_EMPTIES`] empties.
+//! solves at [`SOLVE_EMPTIES`] or fewer empties (after a short deepening), with a large budget
+//! at [`LARGE_SOLVE_EMPTIES`] or fewer (after a deepening to [`LARGE_PRE_SOLVE_DEPTH`]), or
+//! once the deepening gets within [`SOLVE_MARGIN`] plies of the end with at most
+//! [`MAX_SOLVE_EMPTIES`] empties.
 
 use super::bitboard::{self, square_bit, Bitboard, Squares, CORNERS};
-use super::eval::evaluate;
+use super::eval::EvalKind;
 use super::movelist::MoveList;
 use super::position::{final_score, Position};
 use super::tt::{self, Bound, Table, TtEntry, NO_MOVE};
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Budget, Meter, Stop};
+use crate::common::rng::Rng;
 
 /// The deepest midgame iteration (bounds the midgame recursion, hence the stack).
 pub const MAX_DEPTH: u8 = 24;
@@ -28,10 +31,27 @@ pub const MAX_DEPTH: u8 = 24;
 pub const SOLVE_EMPTIES: u32 = 14;
 /// The midgame depth searched before an exact solve at [`SOLVE_EMPTIES`] or fewer empties.
 pub const PRE_SOLVE_DEPTH: u32 = 2;
+/// With a budget of at least [`LARGE_BUDGET_MS`] ms (or [`LARGE_BUDGET_NODES`] nodes), the
+/// solver starts at this many empties: win/loss/draw first, then the exact score (on the host
+/// at 1 s per move, exact from 20 empties and win/loss/draw from 22).
+pub const LARGE_SOLVE_EMPTIES: u32 = 22;
+/// The midgame depth searched before a solve at [`LARGE_SOLVE_EMPTIES`] (the fallback move).
+pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
+/// A time budget this large (ms) counts as large.
+pub const LARGE_BUDGET_MS: u32 = 500;
+/// A node budget this large counts as large.
+pub const LARGE_BUDGET_NODES: u64 = 5_000_000;
 /// The exact solver is tried once the midgame depth plus this margin reaches the empties.
 pub const SOLVE_MARGIN: u32 = 8;
 /// The exact solver is never tried with more empties than this (bounds its recursion).
 pub const MAX_SOLVE_EMPTIES: u32 = 26;
+
+/// With a time budget and at least this many empties, the CPU picks at random (from the
+/// context's seeded generator) among the root moves within [`VARIETY_MARGIN`] of the best, so
+/// that it does not always play the same game. Off with a node budget (deterministic play).
+pub const VARIETY_EMPTIES: u32 = 46;
+/// How far below the best score (eval units) a root move still counts as near-equal.
+pub const VARIETY_MARGIN: i32 = 60;
 
 /// Base of the midgame score of a finished game (won by the side to move).
 pub const WIN: i32 = 30_000;
@@ -45,13 +65,31 @@ const INF: i32 = 31_000;
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     generation: u8,
+    eval: EvalKind,
+    /// The choices among near-equal opening moves (kept by [`clear`](Self::clear)).
+    rng: Rng,
 }
 
 impl<'a> SearchContext<'a> {
     /// A context over a caller-allocated table (any length, 0 disables it; entries should
     /// start as [`TtEntry::EMPTY`]).
     pub fn new(tt: &'a mut [TtEntry]) -> Self {
-        SearchContext { tt, generation: 0 }
+        SearchContext {
+            tt,
+            generation: 0,
+            eval: EvalKind::default(),
+            rng: Rng::new(0x5EED),
+        }
+    }
+
+    /// Seeds the choice among near-equal opening moves (see [`VARIETY_EMPTIES`]).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Selects the static evaluation (default: [`EvalKind::Pattern`]).
+    pub fn set_eval(&mut self, eval: EvalKind) {
+        self.eval = eval;
     }
 
     /// Empties the table.
@@ -102,6 +140,7 @@ pub(crate) struct Searcher<'t, 'm, 'c> {
     meter: &'m mut Meter<'c>,
     /// Set once the meter said stop; every node then returns at once, with a value to ignore.
     pub(crate) stopped: bool,
+    eval: EvalKind,
 }
 
 /// The moves at the root, best first.
@@ -120,11 +159,15 @@ struct RootResult {
     searched_any: bool,
     /// Every move was searched (or a cutoff proved the bound).
     complete: bool,
+    /// With a margin: the moves proven to score at least their entry of `near_lb`.
+    near: Bitboard,
+    near_lb: [i32; 64],
 }
 
 #[derive(Clone, Copy)]
 enum Mode {
-    Midgame(u8),
+    /// Depth, and the margin of near-equal moves (0: none).
+    Midgame(u8, i32),
     Solve,
 }
 
@@ -221,6 +264,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             tt: Table::new(&mut *ctx.tt, ctx.generation),
             meter,
             stopped: false,
+            eval: ctx.eval,
         }
     }
 
@@ -247,7 +291,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             return 0;
         }
         if depth == 0 {
-            return evaluate(me, opp);
+            return self.eval.evaluate(me, opp);
         }
         let moves = bitboard::moves(me, opp);
         if moves == 0 {
@@ -329,7 +373,9 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         best
     }
 
-    /// Searches the root moves in order within `alpha..beta` (negascout, fail-soft).
+    /// Searches the root moves in order within `alpha..beta` (negascout, fail-soft). With a
+    /// midgame `margin > 0`, every later move is first tested against `best - margin`, and those that
+    /// pass are recorded in [`RootResult::near`].
     fn root_search(
         &mut self,
         me: Bitboard,
@@ -339,11 +385,17 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         mut alpha: i32,
         beta: i32,
     ) -> RootResult {
+        let margin = match mode {
+            Mode::Midgame(_, margin) => margin,
+            Mode::Solve => 0,
+        };
         let mut r = RootResult {
             best: -INF,
             best_sq: root.first(),
             searched_any: false,
             complete: false,
+            near: 0,
+            near_lb: [-INF; 64],
         };
         let len = root.len.min(64);
         for i in 0..len {
@@ -351,20 +403,38 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             let f = bitboard::flips(me, opp, sq);
             let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
             let child = |s: &mut Self, a: i32, b: i32| match mode {
-                Mode::Midgame(d) => -s.pvs(nopp, nme, d.saturating_sub(1), -b, -a, false),
+                Mode::Midgame(d, _) => -s.pvs(nopp, nme, d.saturating_sub(1), -b, -a, false),
                 Mode::Solve => -s.solve(nopp, nme, -b, -a, false),
             };
             let mut v;
+            let mut lb = -INF;
             if i == 0 {
                 v = child(self, alpha, beta);
+                lb = v;
             } else {
-                v = child(self, alpha, alpha + 1);
-                if v > alpha && v < beta && !self.stopped {
-                    v = child(self, v, beta);
+                let t = alpha - margin;
+                v = if margin > 0 {
+                    child(self, t - 1, t)
+                } else {
+                    alpha
+                };
+                if v >= t && !self.stopped {
+                    lb = v;
+                    v = child(self, alpha, alpha + 1);
+                    if v > alpha && v < beta && !self.stopped {
+                        v = child(self, v, beta);
+                    }
+                    lb = lb.max(v);
                 }
             }
             if self.stopped {
                 break;
+            }
+            if margin > 0 && lb > -INF {
+                r.near |= square_bit(sq);
+                if let Some(slot) = r.near_lb.get_mut(usize::from(sq & 63)) {
+                    *slot = lb;
+                }
             }
             if v > r.best || !r.searched_any {
                 r.best = v;
@@ -439,12 +509,22 @@ pub fn best_move(
     let mut root = RootMoves::new(me, opp, moves);
     let mut res = SearchResult {
         outcome: Outcome::Move(root.first()),
-        score: evaluate(me, opp),
+        score: ctx.eval.evaluate(me, opp),
         depth: 0,
         exact: false,
         nodes: 0,
     };
     let empties = pos.count_empty();
+    let margin = match meter.budget() {
+        Budget::TimeMs(_) if empties >= VARIETY_EMPTIES => VARIETY_MARGIN,
+        _ => 0,
+    };
+    let large = match meter.budget() {
+        Budget::TimeMs(ms) => ms >= LARGE_BUDGET_MS,
+        Budget::Nodes(n) => n >= LARGE_BUDGET_NODES,
+    };
+    // The near-equal moves of the last complete iteration, with their lower bounds and best.
+    let mut near: (Bitboard, [i32; 64], i32) = (0, [-INF; 64], 0);
     if moves.count_ones() > 1 {
         let mut s = Searcher::new(ctx, meter);
         for depth in 1..=MAX_DEPTH {
@@ -452,6 +532,7 @@ pub fn best_move(
             // still yields a searched move.
             let d = u32::from(depth);
             if (empties <= SOLVE_EMPTIES && d > PRE_SOLVE_DEPTH)
+                || (large && empties <= LARGE_SOLVE_EMPTIES && d > LARGE_PRE_SOLVE_DEPTH)
                 || (d + SOLVE_MARGIN >= empties && empties <= MAX_SOLVE_EMPTIES)
             {
                 if let Some((score, sq, exact)) = s.solve_root(me, opp, &mut root) {
@@ -461,15 +542,36 @@ pub fn best_move(
                 }
                 break;
             }
-            let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth), -INF, INF);
+            let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth, margin), -INF, INF);
             if r.searched_any {
                 res.outcome = Outcome::Move(r.best_sq);
                 res.score = r.best;
+            }
+            if r.complete {
+                near = (r.near, r.near_lb, r.best);
             }
             if !r.complete || s.meter.check().is_some() {
                 break;
             }
             res.depth = depth;
+        }
+    }
+    if margin > 0 && !res.exact {
+        // Near-equal: at least that iteration's best score minus the margin.
+        let (lbs, best) = (near.1, near.2);
+        let ok = Squares(near.0).filter(|&sq| {
+            lbs.get(usize::from(sq))
+                .is_some_and(|&lb| lb >= best - margin)
+        });
+        let n = ok.clone().count() as u32;
+        if n > 1 {
+            // The context's generator, mixed with the node count: under a real clock the
+            // count reached within the time differs from run to run, so even a context
+            // created afresh for every move (as the module does) varies its games.
+            let mut rng = Rng::new(ctx.rng.next_u64() ^ meter.nodes());
+            if let Some(sq) = ok.clone().nth(rng.below(n) as usize) {
+                res.outcome = Outcome::Move(sq);
+            }
         }
     }
     if meter.stopped() == Some(Stop::Interrupted) {

@@ -110,6 +110,53 @@ fn fake_time_budget_stops() {
     assert!(r.depth >= 3, "{r:?}");
 }
 
+/// The CPU player (not just `solve`) proves FFO #40 (20 empties) with a large budget: the
+/// exact score and a best move.
+#[test]
+fn cpu_solves_twenty_empties_exactly() {
+    let mut tt = [TtEntry::EMPTY; 1 << 16];
+    let c = &FFO_40_44[0];
+    let pos = Position::parse_setup(c.setup).unwrap();
+    assert_eq!(pos.count_empty(), 20);
+    let r = run(&pos, &mut tt, Budget::Nodes(LARGE_BUDGET_NODES * 10));
+    let Outcome::Move(sq) = r.outcome else {
+        panic!("{r:?}")
+    };
+    assert!(r.exact, "{r:?}");
+    assert_eq!(r.score, c.score);
+    assert!(c.best.iter().any(|b| **b == square_name(sq)), "{r:?}");
+    // A small budget does not start the solve this early: a midgame score.
+    let r = run(&pos, &mut tt, Budget::Nodes(200_000));
+    assert!(!r.exact, "{r:?}");
+}
+
+#[test]
+fn opening_variety_with_time_budgets_only() {
+    // The four first moves are equal by symmetry: a time budget picks among them (seeded),
+    // a node budget always plays the same one.
+    let mut tt = [TtEntry::EMPTY; 1 << 12];
+    let p = Position::start();
+    let (mut timed, mut fixed) = (0u64, 0u64);
+    for seed in 0..16 {
+        let mut ctx = SearchContext::new(&mut tt);
+        ctx.clear();
+        ctx.set_seed(seed);
+        let (mut c, mut i) = (NodeClock { ns_per_node: 1000 }, NeverInterrupt);
+        let mut m = Meter::new(Budget::TimeMs(20), &mut c, &mut i);
+        if let Outcome::Move(sq) = best_move(&p, &mut ctx, &mut m).outcome {
+            timed |= square_bit(sq);
+        }
+        ctx.clear();
+        let mut m = Meter::new(Budget::Nodes(20_000), &mut c, &mut i);
+        if let Outcome::Move(sq) = best_move(&p, &mut ctx, &mut m).outcome {
+            fixed |= square_bit(sq);
+        }
+    }
+    assert!(timed.count_ones() >= 3, "{timed:#x}");
+    assert_eq!(timed & !p.legal_moves(), 0);
+    assert_eq!(fixed.count_ones(), 1);
+}
+
 struct After(u32);
 impl Interrupt for After {
     fn pending(&mut self) -> bool {

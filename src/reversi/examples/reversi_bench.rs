@@ -1,21 +1,27 @@
-//! Our engine side by side with peer crates from the public registry, in one run:
-//! perft(11) from the start (same driver and pass convention for everyone, bulk-counted last
-//! ply) and the exact solve of FFO #40-#44, with times and ratios (ours / peer; below 1 means
-//! we are faster).
+//! Our engine side by side with peer crates from the public registry, in one run: perft(11)
+//! from the start (same driver and pass convention for everyone, bulk-counted last ply; ours
+//! and magpie alternate for `BENCH_ROUNDS` rounds, default 3, and the median ratio is printed),
+//! the exact solves of FFO #40-#44 and #45-#49 (score, move, nodes, time, nodes per second;
+//! one thread, a 2^22-entry table) and 20 random 14-empty endgames against ai-othello.
 //!
-//! `cargo run --release -p kgames-reversi --example reversi_bench [-- <perft depth, default 11>
-//! <peer solve cap in seconds, default 60>]`; with `BENCH_SMALL_ONLY=1` in the environment only
-//! the 14-empty comparison runs.
+//! `make bench` runs it twice through `scripts/reversi-bench.sh`: built for plain `x86-64` (what
+//! the kernel's Rust target allows) and for `x86-64-v3`. The first line names the build and the
+//! target features it was compiled with.
+//!
+//! `reversi_bench [-- <perft depth, default 11> <peer solve cap in seconds, default 60>]`;
+//! environment: `BENCH_SMALL_ONLY=1` runs only the 14-empty comparison, `BENCH_SKIP_45=1`
+//! skips FFO #45-#49, `KGAMES_BENCH_BUILD` labels the build in the first line.
 //!
 //! Peers: `magpie` (a bitboard library: move generation only, no search) and `ai-othello`
 //! (bitboards, perft, alpha-beta with an exact endgame mode). A peer solve that exceeds the cap
-//! is stopped and reported as `>cap`.
+//! is stopped and reported as `>cap`. Edax (the reference Othello program, C) is not a crate:
+//! its FFO #40-#44 time is printed as a fixed reference figure, marked as such.
 
 #[path = "../ffo_data.rs"]
 mod ffo_data;
 
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
-use kgames_reversi::{perft, solve, Position, SearchContext, TtEntry};
+use kgames_reversi::{perft, solve, square_name, Position, SearchContext, TtEntry};
 use std::time::{Duration, Instant};
 
 /// Perft with magpie's move generator (`Board::moves_for`, `Board::play`).
@@ -161,6 +167,114 @@ fn small_endgames(cap: Duration) {
     );
 }
 
+/// The target features this binary was compiled with (the ones the engine can profit from).
+fn features() -> String {
+    let f = [
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("lzcnt", cfg!(target_feature = "lzcnt")),
+        ("bmi1", cfg!(target_feature = "bmi1")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("sse4.2", cfg!(target_feature = "sse4.2")),
+        ("avx2", cfg!(target_feature = "avx2")),
+    ];
+    f.iter()
+        .map(|(n, on)| format!("{}{n}", if *on { '+' } else { '-' }))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Perft(depth) by ours and magpie, alternating for `rounds` rounds; prints every round and
+/// the median ratio.
+fn perft_rounds(depth: u32, rounds: usize) {
+    let mut ratios = Vec::new();
+    let mut count = 0;
+    for round in 1..=rounds {
+        let (n_ours, t_ours) = timed(|| perft(&Position::start(), depth));
+        let (n, t) = timed(|| {
+            magpie_perft(
+                &magpie::othello::Board::standard(),
+                magpie::othello::Stone::Black,
+                depth,
+            )
+        });
+        count = n_ours;
+        println!(
+            "round {round}: ours {n_ours} {} s, magpie {n} {} s, ours/magpie {}{}",
+            secs(t_ours),
+            secs(t),
+            ratio(t_ours, t),
+            if n == n_ours {
+                ""
+            } else {
+                "  (count differs!)"
+            }
+        );
+        ratios.push((t_ours.as_micros() * 1000 / t.as_micros().max(1), t_ours, t));
+    }
+    ratios.sort();
+    if let Some((_, ours, peer)) = ratios.get(ratios.len() / 2) {
+        println!(
+            "perft({depth}) = {count}: median of {rounds} rounds: ours/magpie {}",
+            ratio(*ours, *peer)
+        );
+    }
+    let (n, t) = timed(|| ai_othello_perft(ai_othello::Position::start(), depth));
+    let (_, t_ours) = timed(|| perft(&Position::start(), depth));
+    println!(
+        "ai-othello {n} {} s (ours again {} s), ours/ai-othello {}",
+        secs(t),
+        secs(t_ours),
+        ratio(t_ours, t)
+    );
+}
+
+/// Millions of nodes per second, two decimals, without floating point.
+fn rate(nodes: u64, d: Duration) -> String {
+    let per_us_x100 = u128::from(nodes) * 100 / d.as_micros().max(1);
+    format!("{:>3}.{:02}", per_us_x100 / 100, per_us_x100 % 100)
+}
+
+/// Solves FFO cases one by one (one thread, cleared table) and prints each; the total time.
+fn ffo(cases: &[ffo_data::FfoCase], tt: &mut [TtEntry]) -> Duration {
+    let (mut total_nodes, mut total) = (0u64, Duration::ZERO);
+    for case in cases {
+        let pos = Position::parse_setup(case.setup).expect("FFO board");
+        let mut ctx = SearchContext::new(tt);
+        ctx.clear();
+        let (mut clock, mut intr) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut clock, &mut intr);
+        let (sol, t) = timed(|| solve(&pos, &mut ctx, &mut meter));
+        let score = sol.map(|s| s.score).unwrap_or(i32::MIN);
+        let mv = sol.ok().and_then(|s| s.best).map(square_name);
+        let ok = score == case.score && case.best.iter().any(|b| Some(**b) == mv);
+        println!(
+            "FFO {} ({} empties): {score:+3} {} (expected {:+3} {}) {}  {:>11} nodes {} s {} Mn/s",
+            case.name,
+            pos.count_empty(),
+            mv.map(|m| String::from_utf8_lossy(&m).into_owned())
+                .unwrap_or_else(|| "--".into()),
+            case.score,
+            String::from_utf8_lossy(case.best[0]),
+            if ok { "ok" } else { "WRONG" },
+            meter.nodes(),
+            secs(t),
+            rate(meter.nodes(), t)
+        );
+        total_nodes += meter.nodes();
+        total += t;
+    }
+    println!(
+        "total: {total_nodes} nodes {} s {} Mn/s",
+        secs(total),
+        rate(total_nodes, total)
+    );
+    total
+}
+
+/// Search-only Edax 4.6 (evaluation weights zeroed), one thread, FFO #40-#44, as measured for
+/// issue 15 on this machine kind (built for x86-64-v3). Not run here: a fixed reference.
+const EDAX_FFO_40_44_MS: u128 = 19_800;
+
 fn main() {
     let arg = |i: usize, d: u64| {
         std::env::args()
@@ -169,104 +283,36 @@ fn main() {
             .unwrap_or(d)
     };
     let depth = arg(1, 11) as u32;
+    let cap = Duration::from_secs(arg(2, 60));
+    println!(
+        "== build: {} (target features {})",
+        std::env::var("KGAMES_BENCH_BUILD").unwrap_or_else(|_| "cargo default flags".into()),
+        features()
+    );
     if std::env::var_os("BENCH_SMALL_ONLY").is_some() {
-        small_endgames(Duration::from_secs(arg(2, 60)));
+        small_endgames(cap);
         return;
     }
-    let cap = Duration::from_secs(arg(2, 60));
-
+    let rounds = std::env::var("BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
     println!("== perft({depth}) from the start");
-    let (n_ours, t_ours) = timed(|| perft(&Position::start(), depth));
-    println!("ours       {n_ours:>12} {} s", secs(t_ours));
-    let (n, t) = timed(|| {
-        magpie_perft(
-            &magpie::othello::Board::standard(),
-            magpie::othello::Stone::Black,
-            depth,
-        )
-    });
-    println!(
-        "magpie     {n:>12} {} s  ours/peer {}{}",
-        secs(t),
-        ratio(t_ours, t),
-        if n == n_ours {
-            ""
-        } else {
-            "  (count differs!)"
-        }
-    );
-    let (n, t) = timed(|| ai_othello_perft(ai_othello::Position::start(), depth));
-    println!(
-        "ai-othello {n:>12} {} s  ours/peer {}{}",
-        secs(t),
-        ratio(t_ours, t),
-        if n == n_ours {
-            ""
-        } else {
-            "  (count differs!)"
-        }
-    );
+    perft_rounds(depth, rounds);
 
-    println!("\n== FFO #40-#44 exact solve (peer: ai-othello, capped at {cap:?})");
     let mut tt = vec![TtEntry::EMPTY; 1 << 22];
-    let (mut sum_ours, mut sum_peer) = (Duration::ZERO, Duration::ZERO);
-    for case in &ffo_data::FFO_40_44 {
-        let pos = Position::parse_setup(case.setup).expect("FFO board");
-        let mut ctx = SearchContext::new(&mut tt);
-        ctx.clear();
-        let (mut clock, mut intr) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
-        let mut meter = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut clock, &mut intr);
-        let (sol, t_ours) = timed(|| solve(&pos, &mut ctx, &mut meter));
-        let ours = sol.map(|s| s.score).unwrap_or(i32::MIN);
-        let best = sol
-            .ok()
-            .and_then(|s| s.best)
-            .map(kgames_reversi::square_name);
-
-        let setup = std::str::from_utf8(case.setup).unwrap_or("");
-        let peer_pos = ai_othello::Position::from_cassio(&setup[..64], &setup[65..]);
-        let empties = pos.count_empty() as u8;
-        let config = ai_othello::SearchConfig {
-            depth: empties,
-            evaluator: ai_othello::EvaluationProfile::Phase,
-            exact_endgame_empties: empties,
-        };
-        let start = Instant::now();
-        let (peer, t_peer) = timed(|| {
-            peer_pos
-                .ok()
-                .and_then(|p| ai_othello::search_until(p, config, || start.elapsed() > cap))
-        });
-        let peer_text = match &peer {
-            Some(r) => format!("{:?} {} s", r.score.kind(), secs(t_peer)),
-            None => format!(">{:?} (stopped)", cap),
-        };
-        println!(
-            "FFO {}: ours {:+3} {} (expected {:+3}) {} s | ai-othello {peer_text} | ours/peer {}{}",
-            case.name,
-            ours,
-            if case.best.iter().any(|b| Some(**b) == best) {
-                "best move ok"
-            } else {
-                "WRONG MOVE"
-            },
-            case.score,
-            secs(t_ours),
-            if peer.is_some() { "" } else { "<" },
-            ratio(t_ours, t_peer)
-        );
-        sum_ours += t_ours;
-        sum_peer += t_peer;
-    }
-    small_endgames(cap);
+    println!("== FFO #40-#44 exact, one thread, 2^22-entry table (64 MiB)");
+    let t = ffo(&ffo_data::FFO_40_44, &mut tt);
+    let permille = t.as_millis() * 1000 / EDAX_FFO_40_44_MS;
     println!(
-        "FFO total: ours {} s, ai-othello {} s{}",
-        secs(sum_ours),
-        secs(sum_peer),
-        if sum_peer >= cap {
-            " (some capped)"
-        } else {
-            ""
-        }
+        "ours/Edax {}.{:03} (reference, not this run: search-only Edax 4.6, one thread, 19.8 s)",
+        permille / 1000,
+        permille % 1000
     );
+    if std::env::var_os("BENCH_SKIP_45").is_none() {
+        println!("== FFO #45-#49 exact, one thread, 2^22-entry table");
+        ffo(&ffo_data::FFO_45_49, &mut tt);
+    }
+    println!("== 20 random 14-empty endgames, exact (peer: ai-othello, capped at {cap:?})");
+    small_endgames(cap);
 }

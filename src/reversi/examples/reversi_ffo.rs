@@ -1,6 +1,6 @@
-//! Solves the FFO endgame positions #40-#44 exactly and prints scores, moves, nodes and times:
+//! Solves the FFO endgame positions #40-#49 exactly and prints scores, moves, nodes and times:
 //! `cargo run --release -p kgames-reversi --example reversi_ffo [-- <table entries, default 2^22>
-//! [<first> <last>]]` (e.g. `-- 4194304 40 41` for #40 and #41 only).
+//! [<first> <last>]]` (default #40-#44; e.g. `-- 4194304 45 49` for #45-#49).
 
 #[path = "../ffo_data.rs"]
 mod ffo_data;
@@ -23,7 +23,11 @@ fn main() {
     let (first, last) = (arg(2, 40), arg(3, 44));
     let mut tt = vec![TtEntry::EMPTY; entries];
     let (mut total_nodes, mut total_time) = (0u64, std::time::Duration::ZERO);
-    for (i, case) in ffo_data::FFO_40_44.iter().enumerate() {
+    for (i, case) in ffo_data::FFO_40_44
+        .iter()
+        .chain(&ffo_data::FFO_45_49)
+        .enumerate()
+    {
         if !(first..=last).contains(&(40 + i)) {
             continue;
         }

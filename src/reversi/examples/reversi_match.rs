@@ -1,0 +1,147 @@
+//! A match between two versions of the engine at equal budgets: the learned pattern
+//! evaluation (A) against the classic hand-made one (B), same search otherwise.
+//!
+//! `reversi_match [games, default 400] [ms per move, default 100 | N<nodes>] [seed, default 1]
+//! [threads, default 1]`
+//!
+//! Each opening (4-8 random plies from the seed) is played twice, colours swapped. Each
+//! engine clears its own 2^16-entry table before every move (as the module does). Prints
+//! A's wins, draws and losses, its score and the Elo difference with a 95% margin (normal
+//! approximation over the per-game scores).
+// Host-only statistics (the Elo formula needs a logarithm); never part of the engine.
+#![allow(clippy::float_arithmetic)]
+
+use kgames_reversi::bitboard::Squares;
+use kgames_reversi::common::budget::{Budget, Clock, Meter, NeverInterrupt};
+use kgames_reversi::common::rng::Rng;
+use kgames_reversi::eval::EvalKind;
+use kgames_reversi::search::Outcome;
+use kgames_reversi::{best_move, Color, Position, SearchContext, TtEntry};
+use std::time::Instant;
+
+struct WallClock(Instant);
+
+impl Clock for WallClock {
+    fn now_ns(&mut self, _nodes: u64) -> u64 {
+        u64::try_from(self.0.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+fn opening(rng: &mut Rng) -> Position {
+    loop {
+        let mut p = Position::start();
+        let plies = 4 + rng.below(5);
+        for _ in 0..plies {
+            let mv = p.legal_moves();
+            match Squares(mv).nth(rng.below(mv.count_ones()) as usize) {
+                Some(sq) => p = p.play(sq).expect("legal"),
+                None => break,
+            }
+        }
+        if p.legal_moves() != 0 {
+            return p;
+        }
+    }
+}
+
+/// Plays one game from `p`; A plays `a_color`. Returns A's final disc difference.
+fn game(mut p: Position, a_color: Color, budget: Budget, tt: &mut [TtEntry]) -> i32 {
+    while !p.is_over() {
+        if p.legal_moves() == 0 {
+            p = p.pass().expect("no move");
+            continue;
+        }
+        let eval = if p.side_to_move() == a_color {
+            EvalKind::Pattern
+        } else {
+            EvalKind::Classic
+        };
+        let mut ctx = SearchContext::new(tt);
+        ctx.clear();
+        ctx.set_eval(eval);
+        let (mut clock, mut never) = (WallClock(Instant::now()), NeverInterrupt);
+        let mut meter = Meter::new(budget, &mut clock, &mut never);
+        let Outcome::Move(sq) = best_move(&p, &mut ctx, &mut meter).outcome else {
+            panic!("the engine must move");
+        };
+        p = p.play(sq).expect("legal move");
+    }
+    let d = p.count_x() as i32 - p.count_o() as i32;
+    if a_color == Color::X {
+        d
+    } else {
+        -d
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(400);
+    let budget = match args.get(1).map(String::as_str) {
+        Some(a) if a.starts_with('N') => Budget::Nodes(a[1..].parse().expect("N<nodes>")),
+        Some(a) => Budget::TimeMs(a.parse().expect("ms")),
+        None => Budget::TimeMs(100),
+    };
+    let seed: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+    println!(
+        "A = pattern evaluation, B = classic evaluation: {games} games, {budget:?} per move, \
+         openings of 4-8 random plies (seed {seed}), colours swapped, {threads} thread(s)"
+    );
+    let t0 = Instant::now();
+    let results: Vec<i32> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut tt = vec![TtEntry::EMPTY; 1 << 16];
+                    (0..games)
+                        .filter(|g| g % threads == t)
+                        .map(|g| {
+                            let mut rng = Rng::new(seed.wrapping_mul(1_000_003) ^ (g / 2) as u64);
+                            let op = opening(&mut rng);
+                            let a = if g % 2 == 0 { Color::X } else { Color::O };
+                            game(op, a, budget, &mut tt)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("match thread"))
+            .collect()
+    });
+    let (w, d, l) = results
+        .iter()
+        .fold((0, 0, 0), |(w, d, l), &r| match r.signum() {
+            1 => (w + 1, d, l),
+            0 => (w, d + 1, l),
+            _ => (w, d, l + 1),
+        });
+    let n = results.len().max(1) as f64;
+    let score = (f64::from(w) + f64::from(d) / 2.0) / n;
+    let var = results
+        .iter()
+        .map(|&r| {
+            let x = match r.signum() {
+                1 => 1.0,
+                0 => 0.5,
+                _ => 0.0,
+            };
+            (x - score) * (x - score)
+        })
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo = |s: f64| -400.0 * (1.0 / s.clamp(0.001, 0.999) - 1.0).log10();
+    println!(
+        "A: {w} wins, {d} draws, {l} losses: score {:.1}%, Elo {:+.0} (95%: {:+.0} .. {:+.0}), \
+         mean disc margin {:+.1}, {} s",
+        100.0 * score,
+        elo(score),
+        elo(score - 1.96 * se),
+        elo(score + 1.96 * se),
+        f64::from(results.iter().sum::<i32>()) / n,
+        t0.elapsed().as_secs()
+    );
+}
