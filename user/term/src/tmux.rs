@@ -28,6 +28,8 @@ use std::time::{Duration, Instant};
 pub struct Tmux {
     socket: PathBuf,
     dir: PathBuf,
+    /// The server's process id, so that dropping kills it even when its socket is gone.
+    server: Option<u32>,
 }
 
 /// How a program started by [`Tmux::start_watched`] ended.
@@ -101,9 +103,10 @@ impl Tmux {
         let socket = dir.join("sock");
         // A server killed just before may not have removed its socket yet.
         let _ = fs::remove_file(&socket);
-        let t = Tmux {
+        let mut t = Tmux {
             socket,
             dir: dir.to_path_buf(),
+            server: None,
         };
         let out = t
             .cmd()
@@ -117,6 +120,12 @@ impl Tmux {
             .env_remove("TMUX")
             .output()?;
         check(out, "new-session")?;
+        t.server = t
+            .cmd()
+            .args(["display-message", "-p", "#{pid}"])
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
         Ok(t)
     }
 
@@ -268,6 +277,11 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd().arg("kill-server").output();
+        // A server whose socket was removed does not hear kill-server: it must not outlive
+        // the test (it would keep every descriptor it inherited open).
+        if let Some(pid) = self.server {
+            let _ = Command::new("kill").arg(pid.to_string()).output();
+        }
     }
 }
 
