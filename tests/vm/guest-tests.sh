@@ -49,6 +49,24 @@ else
     notok "xo-user: $xotest is not built or tmux is missing"
 fi
 
+# play in a real terminal (tmux) on the live devices, as the unprivileged user of `make run`:
+# reversi, chess (a FEN mate in one), kxo, an interrupted CPU move, line mode; every check of
+# play-tmux-test becomes one line here.
+playtest=$repo/target/release/play-tmux-test
+if [ -x "$playtest" ] && command -v tmux >/dev/null; then
+    pn=0
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) pn=$((pn + 1)); ok "play in tmux: ${line#ok - }" ;;
+            "not ok - "*) pn=$((pn + 1)); notok "play in tmux: ${line#not ok - }" ;;
+            "#"*) emit "$line" ;;
+        esac
+    done < <(cd /tmp && timeout 300 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60 2>&1)
+    [ $pn -gt 0 ] || notok "play in tmux: play-tmux-test printed no result"
+else
+    notok "play: $playtest is not built or tmux is missing"
+fi
+
 # /dev/kxo machinery: parameters, load, rate, unload while running.
 kxocat=$repo/target/release/kxo-cat
 cpu_busy() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }

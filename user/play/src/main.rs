@@ -11,7 +11,18 @@ use play::game::Play;
 use play::{link, plain};
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) if !e.use_stderr() => e.exit(), // --help, --version
+        Err(e) => {
+            let msg = e.render().to_string();
+            eprint!("{msg}");
+            if !msg.contains("Usage:") {
+                eprintln!("\n{}", Args::command().render_usage());
+            }
+            return ExitCode::from(2);
+        }
+    };
     let (side, opts) = match args.side_letter().and_then(|s| Ok((s, args.options()?))) {
         Ok(x) => x,
         Err(e) => {

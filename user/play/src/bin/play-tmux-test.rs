@@ -40,6 +40,9 @@ struct Args {
         value_delimiter = ','
     )]
     games: Vec<String>,
+    /// Save the screen of each game before it quits as DIR/GAME.txt (README captures).
+    #[arg(long, value_name = "DIR")]
+    screens: Option<PathBuf>,
     /// Arguments for every play run (`--sim`).
     #[arg(last = true)]
     play_args: Vec<String>,
@@ -73,6 +76,7 @@ struct Ctx {
     dir: PathBuf,
     wait: Duration,
     extra: Vec<String>,
+    screens: Option<PathBuf>,
 }
 
 /// One `play` in tmux.
@@ -221,6 +225,14 @@ impl<'a> Run<'a> {
     }
 
     /// `q`, then the exit status and the terminal.
+    /// Keeps `screen` for the README when asked to (`--screens`).
+    fn save(&self, screen: &str) {
+        if let Some(d) = &self.ctx.screens {
+            let _ = std::fs::create_dir_all(d);
+            let _ = std::fs::write(d.join(format!("{}.txt", self.name)), screen);
+        }
+    }
+
     fn quit(&self, tap: &mut Tap) {
         let _ = self.t.keys(&["q"]);
         let o = self.t.wait_outcome(self.ctx.wait);
@@ -340,6 +352,7 @@ fn reversi(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         "reversi: the result in words with the disc counts",
         &end,
     );
+    run.save(&end);
     step(
         tap,
         "reversi: n starts a new game",
@@ -384,6 +397,7 @@ fn chess(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         "chess: a1a8 typed mates",
         run.type_move("a1a8").and_then(|s| {
             if s.contains("Checkmate: you win") {
+                run.save(&s);
                 Ok(s)
             } else {
                 Err(s)
@@ -476,6 +490,7 @@ fn kxo(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         "kxo: the result in words",
         &end,
     );
+    run.save(&end);
     step(
         tap,
         "kxo: n starts a new game",
@@ -612,6 +627,7 @@ fn main() -> ExitCode {
         dir: dir.clone(),
         wait: Duration::from_secs(args.timeout),
         extra: args.play_args.clone(),
+        screens: args.screens.clone(),
     };
     let mut tap = Tap { failed: 0 };
     println!(
