@@ -366,13 +366,10 @@ mod tests {
         let mut meter = Meter::new(Budget::Nodes(50), &mut c, &mut i);
         let s = a.search(&Board4::EMPTY, Side::O, &mut meter).unwrap();
         assert!(s.iterations < 50);
-        struct Always;
-        impl crate::common::budget::Interrupt for Always {
-            fn pending(&mut self) -> bool {
-                true
-            }
-        }
-        let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, Always);
+        let (mut c, mut i) = (
+            NodeClock { ns_per_node: 1 },
+            crate::common::budget::AlwaysInterrupt,
+        );
         let mut meter = Meter::new(Budget::Nodes(1 << 30), &mut c, &mut i);
         meter.check();
         assert_eq!(a.search(&Board4::EMPTY, Side::O, &mut meter), None);

@@ -14,9 +14,11 @@
 
 use core::ops::DerefMut;
 
+use super::agent::{Agent, RandomAgent};
 use super::board::{Board4, GameState, Side, LINES};
 use super::fixed::ONE;
 use super::record::RecordBoard;
+use crate::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use crate::common::rng::Rng;
 use crate::uapi::agent::AgentKind;
 use crate::uapi::record::Record;
@@ -338,11 +340,44 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 }
 
+/// Plays `games` games of the table (as `me`, exploring with `epsilon_q16`) against the
+/// uniformly random agent and returns (wins, draws, losses): the learning curve's measure.
+pub fn versus_random<S: DerefMut<Target = [TdEntry]>>(
+    t: &mut TdTable<S>,
+    me: Side,
+    games: u32,
+    seed: u64,
+    epsilon_q16: u32,
+) -> (u32, u32, u32) {
+    let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
+    let mut meter = Meter::new(Budget::Nodes(1 << 40), &mut c, &mut i);
+    let mut rng = Rng::new(seed);
+    let mut random = RandomAgent::new(seed ^ 0x55);
+    let mut r = (0, 0, 0);
+    for _ in 0..games {
+        let mut b = Board4::EMPTY;
+        let mut side = Side::O;
+        while b.state() == GameState::Running {
+            let c = if side == me {
+                t.choose(&b, side, &mut rng, epsilon_q16)
+            } else {
+                random.choose(&b, side, &mut meter)
+            };
+            b.play(c.unwrap(), side);
+            side = side.other();
+        }
+        match b.winner() {
+            Some(w) if w == me => r.0 += 1,
+            None => r.1 += 1,
+            _ => r.2 += 1,
+        }
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
-    use crate::kxo::agent::{Agent, RandomAgent};
     extern crate std;
     use std::vec;
 
@@ -388,41 +423,6 @@ mod tests {
         assert_eq!(heuristic(&Board4::EMPTY), 0);
         let b = Board4::from_masks(0b0110_0000, 0).unwrap();
         assert!(heuristic(&b) > 0 && heuristic(&b) <= (ONE / 2) as i32);
-    }
-
-    /// Results of `games` games of the table (as `me`) against the random agent:
-    /// (wins, draws, losses).
-    pub(crate) fn versus_random<S: DerefMut<Target = [TdEntry]>>(
-        t: &mut TdTable<S>,
-        me: Side,
-        games: u32,
-        seed: u64,
-        epsilon: u32,
-    ) -> (u32, u32, u32) {
-        let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
-        let mut meter = Meter::new(Budget::Nodes(1 << 40), &mut c, &mut i);
-        let mut rng = Rng::new(seed);
-        let mut random = RandomAgent::new(seed ^ 0x55);
-        let mut r = (0, 0, 0);
-        for _ in 0..games {
-            let mut b = Board4::EMPTY;
-            let mut side = Side::O;
-            while b.state() == GameState::Running {
-                let c = if side == me {
-                    t.choose(&b, side, &mut rng, epsilon)
-                } else {
-                    random.choose(&b, side, &mut meter)
-                };
-                b.play(c.unwrap(), side);
-                side = side.other();
-            }
-            match b.winner() {
-                Some(w) if w == me => r.0 += 1,
-                None => r.1 += 1,
-                _ => r.2 += 1,
-            }
-        }
-        r
     }
 
     #[test]

@@ -43,6 +43,8 @@ xo_tmux() {
     [ $n -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
 }
 if [ -x "$xotest" ] && command -v tmux >/dev/null; then
+    # The games run and publish, whatever the tests before left.
+    "$repo/target/release/kxo-cat" restart; "$repo/target/release/kxo-cat" resume
     xo_tmux nobody setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$xotest" --timeout 60
     xo_tmux root env TMPDIR=/tmp "$xotest" --timeout 60
 else
@@ -79,6 +81,7 @@ measure() {
     read -r b1 t1 < <(cpu_busy)
     local recs; recs=$(sed -n 's/.* records=\([0-9]*\).*/\1/p' <<<"$res")
     emit "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
+    emit "# loads (1/5/15 min, CPUs): $("$kxocat" loads | tr -s ' ' | tr '\n' ';')"
     grep -q ' bad=0 ' <<<"$res"
 }
 if [ -x "$kxocat" ]; then

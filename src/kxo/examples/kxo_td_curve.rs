@@ -10,39 +10,9 @@
 
 use std::time::Instant;
 
-use kgames_kxo::board::{Board4, GameState, Side};
-use kgames_kxo::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
+use kgames_kxo::board::Side;
 use kgames_kxo::common::rng::Rng;
-use kgames_kxo::kxo::agent::{Agent, RandomAgent};
-use kgames_kxo::td::{entries_for_kb, TdEntry, TdTable, DEFAULT_KB};
-
-fn versus_random(t: &mut TdTable<Vec<TdEntry>>, me: Side, games: u32) -> (u32, u32, u32) {
-    let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
-    let mut meter = Meter::new(Budget::Nodes(1 << 50), &mut c, &mut i);
-    let mut rng = Rng::new(11);
-    let mut random = RandomAgent::new(12);
-    let mut r = (0, 0, 0);
-    for _ in 0..games {
-        let mut b = Board4::EMPTY;
-        let mut side = Side::O;
-        while b.state() == GameState::Running {
-            let c = if side == me {
-                t.choose(&b, side, &mut rng, 0)
-            } else {
-                random.choose(&b, side, &mut meter)
-            };
-            let Some(c) = c else { break };
-            b.play(c, side);
-            side = side.other();
-        }
-        match b.winner() {
-            Some(w) if w == me => r.0 += 1,
-            None => r.1 += 1,
-            _ => r.2 += 1,
-        }
-    }
-    r
-}
+use kgames_kxo::td::{entries_for_kb, versus_random, TdEntry, TdTable, DEFAULT_KB};
 
 fn pct(r: (u32, u32, u32)) -> String {
     let n = f64::from(r.0 + r.1 + r.2) / 100.0;
@@ -84,8 +54,8 @@ fn main() {
             t.train(m.saturating_sub(trained), &mut rng);
             seconds += t0.elapsed().as_secs_f64();
             trained = trained.max(m);
-            let o = versus_random(&mut t, Side::O, 10_000);
-            let x = versus_random(&mut t, Side::X, 10_000);
+            let o = versus_random(&mut t, Side::O, 10_000, 11, 0);
+            let x = versus_random(&mut t, Side::X, 10_000, 11, 0);
             println!(
                 "  {trained:>7} | {} | {} | {} entries used",
                 pct(o),

@@ -3,16 +3,15 @@
 
 use std::fs::File;
 use std::io::{ErrorKind, Read};
-use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use kgames_uapi::agent::AgentKind;
-use kgames_uapi::ioctl::{KXO_IOC_LOADS, KXO_IOC_STATE};
 use kgames_uapi::load::KxoLoads;
 use kgames_uapi::record::Record;
 use kgames_uapi::state::KxoState;
+use kgames_uapi::user::{kxo_loads, kxo_state};
 
 use crate::dev::Dev;
 use crate::{ensure, Outcome, Test};
@@ -57,31 +56,11 @@ pub fn tests() -> Vec<Test> {
 }
 
 fn state_of(f: &File) -> Result<KxoState, String> {
-    let mut b = [0u8; KxoState::SIZE];
-    // SAFETY: the kernel writes `KxoState::SIZE` bytes (encoded in the number) into `b`.
-    let r = unsafe {
-        libc::ioctl(
-            f.as_raw_fd(),
-            libc::c_ulong::from(KXO_IOC_STATE),
-            b.as_mut_ptr(),
-        )
-    };
-    ensure!(r == 0, "state ioctl: {}", std::io::Error::last_os_error());
-    KxoState::from_bytes(&b).ok_or_else(|| "short state".to_string())
+    kxo_state(f).map_err(|e| format!("state ioctl: {e}"))
 }
 
 fn loads_of(f: &File) -> Result<KxoLoads, String> {
-    let mut loads: KxoLoads = Default::default();
-    // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes into `loads`.
-    let r = unsafe {
-        libc::ioctl(
-            f.as_raw_fd(),
-            libc::c_ulong::from(KXO_IOC_LOADS),
-            loads.as_mut_ptr(),
-        )
-    };
-    ensure!(r == 0, "loads ioctl: {}", std::io::Error::last_os_error());
-    Ok(loads)
+    kxo_loads(f).map_err(|e| format!("loads ioctl: {e}"))
 }
 
 fn state(_: u32) -> Outcome {

@@ -30,7 +30,7 @@ pub struct Args {
     /// As root: stop the games (KXO_IOC_STOP) when quitting.
     #[arg(long)]
     pub stop_on_quit: bool,
-    /// Write a synthetic recording (9 games, 100 ms, SECONDS long) to FILE and exit; replay it
+    /// Write a synthetic recording (9 games at 100 ms, --demo-seconds long) to FILE and exit; replay it
     /// with --replay to see the UI without a device.
     #[arg(long, value_name = "FILE")]
     pub write_demo: Option<String>,

@@ -11,15 +11,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use rustix::ioctl::{ioctl, Getter, NoArg, Opcode};
-
 use kgames_term::events::Sender;
-use kgames_uapi::ioctl::{
-    KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESUME, KXO_IOC_STATE, KXO_IOC_STOP,
-};
+use kgames_uapi::ioctl::{KXO_IOC_PAUSE, KXO_IOC_RESUME, KXO_IOC_STOP};
 use kgames_uapi::load::KxoLoads;
 use kgames_uapi::record::Record;
 use kgames_uapi::state::KxoState;
+use kgames_uapi::user::{ioctl_none, kxo_loads, kxo_state};
 
 use crate::decode;
 use crate::msg::Msg;
@@ -57,38 +54,22 @@ impl Device {
 
     /// `KXO_IOC_STATE`.
     pub fn state(&self) -> io::Result<KxoState> {
-        // SAFETY: the opcode's size field is `KxoState::SIZE`, the buffer the kernel fills.
-        let raw: [u8; KxoState::SIZE] = unsafe {
-            ioctl(
-                &*self.file,
-                Getter::<{ KXO_IOC_STATE as Opcode }, [u8; KxoState::SIZE]>::new(),
-            )
-        }?;
-        KxoState::from_bytes(&raw).ok_or_else(|| io::Error::other("short state"))
+        kxo_state(&*self.file)
     }
 
     /// `KXO_IOC_LOADS`.
     pub fn loads(&self) -> io::Result<KxoLoads> {
-        // SAFETY: the opcode's size field is `size_of::<KxoLoads>()`, the type filled.
-        Ok(unsafe {
-            ioctl(
-                &*self.file,
-                Getter::<{ KXO_IOC_LOADS as Opcode }, KxoLoads>::new(),
-            )
-        }?)
+        kxo_loads(&*self.file)
     }
 
     /// A control ioctl (root only; others get `EPERM`).
     pub fn command(&self, c: Command) -> io::Result<()> {
-        // SAFETY: control ioctls without argument on an open `/dev/kxo`.
-        unsafe {
-            match c {
-                Command::Pause => ioctl(&*self.file, NoArg::<{ KXO_IOC_PAUSE as Opcode }>::new()),
-                Command::Resume => ioctl(&*self.file, NoArg::<{ KXO_IOC_RESUME as Opcode }>::new()),
-                Command::Stop => ioctl(&*self.file, NoArg::<{ KXO_IOC_STOP as Opcode }>::new()),
-            }
-        }?;
-        Ok(())
+        let request = match c {
+            Command::Pause => KXO_IOC_PAUSE,
+            Command::Resume => KXO_IOC_RESUME,
+            Command::Stop => KXO_IOC_STOP,
+        };
+        ioctl_none(&*self.file, request)
     }
 
     /// Starts the reader and the sampler; times are measured from `t0`.

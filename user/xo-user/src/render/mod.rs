@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Tabs, Wrap};
 use ratatui::Frame;
 
-use crate::control::{Control, Tab};
+use crate::control::{Control, Role, Tab};
 use crate::model::Model;
 
 pub use games::{COMPACT_H, PANEL_H, PANEL_W};
@@ -91,6 +91,8 @@ fn header(v: &View<'_>) -> Line<'static> {
         ("FROZEN (display)", Color::Yellow)
     } else if m.replay_ended {
         ("replay ended", Color::Magenta)
+    } else if c.role == Role::Replay {
+        ("replaying", Color::Green)
     } else {
         ("live", Color::Green)
     };
