@@ -19,8 +19,8 @@ use kgames_session::reply::Reply;
 use kgames_session::reversi_game::Reversi;
 use kgames_session::state::{Action, Env, Session};
 use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
+use kgames_uapi::user::ioctl_none;
 use nix::sys::pthread::Pthread;
-use rustix::ioctl::{ioctl, NoArg, Opcode};
 
 use crate::kind::Kind;
 
@@ -61,10 +61,11 @@ impl DeviceLink {
                 }
             })?;
         if !shared {
-            // SAFETY: KGAMES_IOC_PRIVATE takes no argument.
-            unsafe { ioctl(&file, NoArg::<{ KGAMES_IOC_PRIVATE as Opcode }>::new()) }.map_err(
-                |e| format!("{path}: the private-game ioctl failed ({e}); an older module? try --shared"),
-            )?;
+            ioctl_none(&file, KGAMES_IOC_PRIVATE).map_err(|e| {
+                format!(
+                    "{path}: the private-game ioctl failed ({e}); an older module? try --shared"
+                )
+            })?;
         }
         let what = if shared {
             "shared game"
