@@ -94,3 +94,57 @@ impl CpuMove {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// A line whose command blocks in `read` on an empty pipe, as the device's `03` blocks in
+    /// the search: only a signal ends it.
+    struct Blocking {
+        rx: Mutex<io::PipeReader>,
+        _tx: io::PipeWriter,
+    }
+
+    impl Link for Blocking {
+        fn cmd(&self, _line: &str) -> io::Result<String> {
+            let mut b = [0u8; 1];
+            let mut rx = self.rx.lock().map_err(|_| io::Error::other("poisoned"))?;
+            rx.read(&mut b).map(|_| String::new())
+        }
+        fn interrupt(&self, thread: Pthread) {
+            kick(thread);
+        }
+        fn label(&self) -> String {
+            "pipe".into()
+        }
+    }
+
+    #[test]
+    fn the_signal_interrupts_a_blocked_write_without_restarting_it() {
+        let (rx, tx) = io::pipe().unwrap();
+        let link: Arc<dyn Link> = Arc::new(Blocking {
+            rx: Mutex::new(rx),
+            _tx: tx,
+        });
+        let (done, got) = mpsc::channel();
+        let m = CpuMove::start(link, "03", move |r| {
+            let _ = done.send(r);
+        })
+        .unwrap();
+        // With SA_RESTART the read would resume and this would time out.
+        let mut r = None;
+        for _ in 0..50 {
+            m.interrupt();
+            if let Ok(x) = got.recv_timeout(Duration::from_millis(100)) {
+                r = Some(x);
+                break;
+            }
+        }
+        let r = r.expect("the blocked read ends within 5 s");
+        assert!(matches!(r, CpuResult::Interrupted), "{r:?}");
+    }
+}
