@@ -31,17 +31,20 @@ fi
 # (Ctrl-P freezes its display) and as root (Ctrl-P pauses the module): every check of
 # xo-user-tmux-test becomes one line here.
 xotest=$repo/target/release/xo-user-tmux-test
-xo_tmux() {
-    local who=$1 line n=0; shift
+# tmux_tap LABEL CMD...: runs a tmux test program (in /tmp, 300 s at most) and makes each of
+# its `ok - X` / `not ok - X` lines a check named "LABEL: X".
+tmux_tap() {
+    local label=$1 line n=0; shift
     while IFS= read -r line; do
         case "$line" in
-            "ok - "*) n=$((n + 1)); ok "xo-user in tmux as $who: ${line#ok - }" ;;
-            "not ok - "*) n=$((n + 1)); notok "xo-user in tmux as $who: ${line#not ok - }" ;;
+            "ok - "*) n=$((n + 1)); ok "$label: ${line#ok - }" ;;
+            "not ok - "*) n=$((n + 1)); notok "$label: ${line#not ok - }" ;;
             "#"*) emit "$line" ;;
         esac
     done < <(cd /tmp && timeout 300 "$@" 2>&1)
-    [ $n -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
+    [ $n -gt 0 ] || notok "$label: the test program printed no result"
 }
+xo_tmux() { local who=$1; shift; tmux_tap "xo-user in tmux as $who" "$@"; }
 if [ -x "$xotest" ] && command -v tmux >/dev/null; then
     # The games run and publish, whatever the tests before left.
     "$repo/target/release/kxo-cat" restart; "$repo/target/release/kxo-cat" resume
@@ -56,15 +59,7 @@ fi
 # play-tmux-test becomes one line here.
 playtest=$repo/target/release/play-tmux-test
 if [ -x "$playtest" ] && command -v tmux >/dev/null; then
-    pn=0
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) pn=$((pn + 1)); ok "play in tmux: ${line#ok - }" ;;
-            "not ok - "*) pn=$((pn + 1)); notok "play in tmux: ${line#not ok - }" ;;
-            "#"*) emit "$line" ;;
-        esac
-    done < <(cd /tmp && timeout 300 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60 2>&1)
-    [ $pn -gt 0 ] || notok "play in tmux: play-tmux-test printed no result"
+    tmux_tap "play in tmux" setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60
 else
     notok "play: $playtest is not built or tmux is missing"
 fi

@@ -19,6 +19,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use kgames_term::tap::Tap;
 use kgames_term::tmux::Tmux;
 
 /// Runs play in tmux for each game and checks the screen (TAP output).
@@ -50,26 +51,6 @@ struct Args {
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
-
-struct Tap {
-    failed: usize,
-}
-
-impl Tap {
-    fn check(&mut self, ok: bool, name: &str, detail: &str) -> bool {
-        if ok {
-            println!("ok - {name}");
-        } else {
-            self.failed += 1;
-            println!("not ok - {name}");
-            for l in detail.lines() {
-                println!("# {l}");
-            }
-        }
-        let _ = std::io::stdout().flush();
-        ok
-    }
-}
 
 struct Ctx {
     play: PathBuf,
@@ -289,6 +270,11 @@ fn cell(m: &str) -> Option<(usize, usize)> {
     }
 }
 
+/// Passes a screen on when it satisfies `pred`, else fails with it.
+fn want(pred: impl Fn(&str) -> bool) -> impl FnOnce(String) -> Result<String, String> {
+    move |s| if pred(&s) { Ok(s) } else { Err(s) }
+}
+
 fn step(tap: &mut Tap, name: &str, r: Result<String, String>) -> Option<String> {
     match r {
         Ok(s) => {
@@ -316,24 +302,16 @@ fn reversi(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     step(
         tap,
         "reversi: a bad square gets a clear message, nothing changes",
-        run.type_move("z9").and_then(|s| {
-            if s.contains("is not a square") && s.contains("Discs: X 2  O 2") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.type_move("z9").and_then(want(|s| {
+            s.contains("is not a square") && s.contains("Discs: X 2  O 2")
+        })),
     )?;
     step(
         tap,
         "reversi: d3 typed, the CPU answers",
-        run.type_move("d3").and_then(|s| {
-            if s.contains("Last you: d3") && s.contains("the CPU played") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.type_move("d3").and_then(want(|s| {
+            s.contains("Last you: d3") && s.contains("the CPU played")
+        })),
     )?;
     step(
         tap,
@@ -356,13 +334,9 @@ fn reversi(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     step(
         tap,
         "reversi: n starts a new game",
-        run.act(&["n"]).and_then(|s| {
-            if s.contains("Discs: X 2  O 2") && !s.contains("Game over") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.act(&["n"]).and_then(want(|s| {
+            s.contains("Discs: X 2  O 2") && !s.contains("Game over")
+        })),
     )?;
     run.quit(tap);
     Some(())
@@ -384,36 +358,22 @@ fn chess(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     step(
         tap,
         "chess: an illegal move is refused in words",
-        run.type_move("a1b3").and_then(|s| {
-            if s.contains("illegal move") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.type_move("a1b3")
+            .and_then(want(|s| s.contains("illegal move"))),
     )?;
     step(
         tap,
         "chess: a1a8 typed mates",
-        run.type_move("a1a8").and_then(|s| {
-            if s.contains("Checkmate: you win") {
-                run.save(&s);
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.type_move("a1a8")
+            .and_then(want(|s| s.contains("Checkmate: you win")))
+            .inspect(|s| run.save(s)),
     )?;
     step(
         tap,
         "chess: n starts a new game from the start position",
-        run.act(&["n"]).and_then(|s| {
-            if s.contains("white to move: you") && s.contains(" r  n  b  q  k  b  n  r") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.act(&["n"]).and_then(want(|s| {
+            s.contains("white to move: you") && s.contains(" r  n  b  q  k  b  n  r")
+        })),
     )?;
     // e2-e4 by the cursor: pick e2 (column 4, display row 6), then e4 (row 4).
     run.cursor_to(4, 6, false).ok()?;
@@ -446,13 +406,8 @@ fn chess(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     step(
         tap,
         "chess: r resigns, the result in words",
-        run.act(&["r"]).and_then(|s| {
-            if s.contains("You resigned: the CPU wins") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.act(&["r"])
+            .and_then(want(|s| s.contains("You resigned: the CPU wins"))),
     )?;
     run.quit(tap);
     Some(())
@@ -494,13 +449,9 @@ fn kxo(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     step(
         tap,
         "kxo: n starts a new game",
-        run.act(&["n"]).and_then(|s| {
-            if !s.contains("Game over") && s.contains("Last you: -") {
-                Ok(s)
-            } else {
-                Err(s)
-            }
-        }),
+        run.act(&["n"]).and_then(want(|s| {
+            !s.contains("Game over") && s.contains("Last you: -")
+        })),
     )?;
     run.quit(tap);
     Some(())
@@ -629,7 +580,7 @@ fn main() -> ExitCode {
         extra: args.play_args.clone(),
         screens: args.screens.clone(),
     };
-    let mut tap = Tap { failed: 0 };
+    let mut tap = Tap::default();
     println!(
         "# play in tmux as uid {uid}: {} {}",
         ctx.play.display(),
