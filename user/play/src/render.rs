@@ -114,6 +114,12 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
                 format!("{} to move: you", k.side_name(st.to_move)),
                 bold,
             ));
+            if k == Kind::Reversi && st.legal.is_empty() {
+                l.push(Line::styled(
+                    "You have no move: p passes",
+                    bold.fg(Color::Yellow),
+                ));
+            }
         }
         (None, None) => l.push(Line::from(format!(
             "{} to move: the CPU",

@@ -174,3 +174,19 @@ fn help_replaces_the_panel() {
     let s = screen(&v, 80, 24);
     assert!(s.contains(" keys ") && s.contains("s switch colour"), "{s}");
 }
+
+#[test]
+fn reversi_without_a_move_says_to_pass() {
+    // X (b1) cannot flank O (a1); O can play c1.
+    let cells = format!("OX{}", "-".repeat(62));
+    let mut p = game(
+        Kind::Reversi,
+        'X',
+        Options::default(),
+        Some(&format!("{cells} X")),
+    );
+    let s = screen(&view(&p), 80, 24);
+    assert!(s.contains("You have no move: p passes"), "{s}");
+    assert_eq!(p.human_04(), Next::Cpu);
+    assert_eq!(p.st.last_human.as_ref().unwrap().text, "pass");
+}
