@@ -10,7 +10,8 @@
 //! Per game: start `play`, move by typing and by the cursor, see the CPU's replies, finish a
 //! game (reversi and kxo with a small budget, chess from a FEN with a mate in one), start a
 //! new one, `q` quits with status 0 and `stty -g` as before. `interrupt`: Esc during a long
-//! CPU move interrupts it and the client lives on. `plain`: a scripted stdin in line mode.
+//! CPU move interrupts it and the client lives on. `sigterm`: status 143, terminal restored.
+//! `plain`: a scripted stdin in line mode.
 //! Against the device, a game the user's shell set up on the shared game is unchanged after.
 
 use std::io::Write;
@@ -37,7 +38,7 @@ struct Args {
     /// The scenarios, comma-separated.
     #[arg(
         long,
-        default_value = "reversi,chess,kxo,interrupt,plain",
+        default_value = "reversi,chess,kxo,interrupt,sigterm,plain",
         value_delimiter = ','
     )]
     games: Vec<String>,
@@ -499,6 +500,24 @@ fn interrupt(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     Some(())
 }
 
+fn sigterm(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let run = Run::start(ctx, "sigterm", &["kxo"]).ok()?;
+    step(tap, "sigterm: play is up", run.wait(settled))?;
+    let pids = run.t.program_pids();
+    let killed = pids.len() == 1
+        && Command::new("kill")
+            .args(["-TERM", &pids[0].to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+    let o = run.t.wait_outcome(ctx.wait);
+    tap.check(
+        killed && o.as_ref().is_some_and(|o| o.status == 143 && o.restored()),
+        "sigterm: SIGTERM ends play with status 143 and stty -g as before",
+        &format!("{pids:?} {o:?}"),
+    );
+    Some(())
+}
+
 fn plain(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     let script = "d3\nzz\nlegal\nnew\nquit\n";
     let mut c = Command::new(&ctx.play);
@@ -601,6 +620,7 @@ fn main() -> ExitCode {
             "chess" => chess(&ctx, &mut tap),
             "kxo" => kxo(&ctx, &mut tap),
             "interrupt" => interrupt(&ctx, &mut tap),
+            "sigterm" => sigterm(&ctx, &mut tap),
             "plain" => plain(&ctx, &mut tap),
             other => {
                 tap.check(false, &format!("{other}: a known scenario"), "");
