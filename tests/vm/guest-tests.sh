@@ -59,7 +59,7 @@ fi
 # play-tmux-test becomes one line here.
 playtest=$repo/target/release/play-tmux-test
 if [ -x "$playtest" ] && command -v tmux >/dev/null; then
-    tmux_tap "play in tmux" setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60
+    tmux_tap "play in tmux" setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60 --quick
 else
     notok "play: $playtest is not built or tmux is missing"
 fi
