@@ -31,17 +31,20 @@ fi
 # (Ctrl-P freezes its display) and as root (Ctrl-P pauses the module): every check of
 # xo-user-tmux-test becomes one line here.
 xotest=$repo/target/release/xo-user-tmux-test
-xo_tmux() {
-    local who=$1 line got=0; shift
+# tmux_tap LABEL CMD...: runs a tmux test program (in /tmp, 300 s at most) and makes each of
+# its `ok - X` / `not ok - X` lines a check named "LABEL: X".
+tmux_tap() {
+    local label=$1 line got=0; shift
     while IFS= read -r line; do
         case "$line" in
-            "ok - "*) got=$((got + 1)); ok "xo-user in tmux as $who: ${line#ok - }" ;;
-            "not ok - "*) got=$((got + 1)); notok "xo-user in tmux as $who: ${line#not ok - }" ;;
+            "ok - "*) got=$((got + 1)); ok "$label: ${line#ok - }" ;;
+            "not ok - "*) got=$((got + 1)); notok "$label: ${line#not ok - }" ;;
             "#"*) emit "$line" ;;
         esac
     done < <(cd /tmp && timeout 300 "$@" 2>&1)
-    [ $got -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
+    [ $got -gt 0 ] || notok "$label: the test program printed no result"
 }
+xo_tmux() { local who=$1; shift; tmux_tap "xo-user in tmux as $who" "$@"; }
 if [ -x "$xotest" ] && command -v tmux >/dev/null; then
     # The games run and publish, whatever the tests before left.
     "$repo/target/release/kxo-cat" restart; "$repo/target/release/kxo-cat" resume
@@ -49,6 +52,16 @@ if [ -x "$xotest" ] && command -v tmux >/dev/null; then
     xo_tmux root env TMPDIR=/tmp "$xotest" --timeout 60
 else
     notok "xo-user: $xotest is not built or tmux is missing"
+fi
+
+# play in a real terminal (tmux) on the live devices, as the unprivileged user of `make run`:
+# reversi, chess (a FEN mate in one), kxo, an interrupted CPU move, line mode; every check of
+# play-tmux-test becomes one line here.
+playtest=$repo/target/release/play-tmux-test
+if [ -x "$playtest" ] && command -v tmux >/dev/null; then
+    tmux_tap "play in tmux" setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60 --quick
+else
+    notok "play: $playtest is not built or tmux is missing"
 fi
 
 # /dev/kxo machinery: parameters, load, rate, unload while running.

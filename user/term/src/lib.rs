@@ -7,7 +7,8 @@
 //! - [`events::Events`]: one channel merging keys and resizes (a blocking reader thread),
 //!   worker-thread messages, signals and a clock tick; the program blocks on it, never spins.
 //! - [`keys`]: matching Ctrl keys and plain keys.
-//! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen.
+//! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen;
+//!   [`tap::Tap`]: the TAP lines of such a test program.
 //!
 //! A program's loop:
 //!
@@ -34,6 +35,7 @@ pub mod events;
 pub mod keys;
 pub mod raw;
 pub mod screen;
+pub mod tap;
 pub mod tmux;
 
 pub use crossterm;

@@ -1,0 +1,665 @@
+//! `play-tmux-test`: runs `play` in a real terminal (a private tmux server) for each game and
+//! checks what a person sees, printing TAP lines (`ok - ...`, `not ok - ...`); exit status 0
+//! when every check passed.
+//!
+//! ```text
+//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain] -- [PLAY ARGS]
+//! ```
+//!
+//! PLAY ARGS go to every run (`--sim` on the host; nothing in the VM, where the devices are).
+//! Per game: start `play`, move by typing and by the cursor, see the CPU's replies, finish a
+//! game (reversi and kxo with a small budget, chess from a FEN with a mate in one), start a
+//! new one, `q` quits with status 0 and `stty -g` as before. `interrupt`: Esc during a long
+//! CPU move interrupts it and the client lives on. `sigterm`: status 143, terminal restored.
+//! `plain`: a scripted stdin in line mode.
+//! Against the device, a game the user's shell set up on the shared game is unchanged after.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use kgames_term::tap::Tap;
+use kgames_term::tmux::Tmux;
+
+/// Runs play in tmux for each game and checks the screen (TAP output).
+#[derive(Debug, Parser)]
+struct Args {
+    /// The play binary (default: next to this one).
+    #[arg(long)]
+    play: Option<PathBuf>,
+    /// A directory for the tmux sockets and result files (default: a new one in /tmp).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Seconds to wait for each screen (raise under emulation).
+    #[arg(long, default_value_t = 20)]
+    timeout: u64,
+    /// The scenarios, comma-separated.
+    #[arg(
+        long,
+        default_value = "reversi,chess,kxo,interrupt,sigterm,plain",
+        value_delimiter = ','
+    )]
+    games: Vec<String>,
+    /// Reversi from a position with 8 empty squares instead of the start (a shorter game,
+    /// for the VM under emulation).
+    #[arg(long)]
+    quick: bool,
+    /// Save the screen of each game before it quits as DIR/GAME.txt (README captures).
+    #[arg(long, value_name = "DIR")]
+    screens: Option<PathBuf>,
+    /// Arguments for every play run (`--sim`).
+    #[arg(last = true)]
+    play_args: Vec<String>,
+}
+
+const COLS: u16 = 100;
+const ROWS: u16 = 30;
+
+struct Ctx {
+    play: PathBuf,
+    dir: PathBuf,
+    wait: Duration,
+    extra: Vec<String>,
+    screens: Option<PathBuf>,
+    quick: bool,
+}
+
+/// One `play` in tmux.
+struct Run<'a> {
+    t: Tmux,
+    ctx: &'a Ctx,
+    name: String,
+}
+
+/// The text after `key` on the screen's panel line, up to the box's edge.
+fn panel_value(screen: &str, key: &str) -> Option<String> {
+    let line = screen.lines().find(|l| l.contains(key))?;
+    let rest = &line[line.find(key)? + key.len()..];
+    Some(rest.split('│').next().unwrap_or("").trim().to_string())
+}
+
+/// The legal moves shown (`l`).
+fn legal(screen: &str) -> Vec<String> {
+    let Some(v) = panel_value(screen, "Legal: ") else {
+        return Vec::new();
+    };
+    if v == "none" {
+        return Vec::new();
+    }
+    if v.contains(',') {
+        v.split(", ").map(str::to_string).collect()
+    } else {
+        v.split_whitespace().map(str::to_string).collect()
+    }
+}
+
+/// The screen without the thinking indicator's spinner (it turns every 150 ms).
+fn still(screen: &str) -> String {
+    screen.replace(['|', '/', '\\'], "-")
+}
+
+/// The board's rows (below the column labels), each from its row label on.
+fn board_rows(screen: &str) -> Vec<Vec<char>> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let Some(head) = lines
+        .iter()
+        .position(|l| l.contains("│   a  b") || l.contains("│   0  1"))
+    else {
+        return Vec::new();
+    };
+    lines[head + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with('└'))
+        .map(|l| l.chars().skip_while(|&ch| ch != '│').skip(1).collect())
+        .collect()
+}
+
+/// Display column and row of the cursor `[ ]`.
+fn cursor_pos(screen: &str) -> Option<(usize, usize)> {
+    board_rows(screen).iter().enumerate().find_map(|(r, row)| {
+        let i = row.iter().position(|&ch| ch == '[')?;
+        (i >= 2).then(|| ((i - 2) / 3, r))
+    })
+}
+
+/// True when the board shows the cursor on display column `c`, row `r`.
+fn cursor_at(screen: &str, c: usize, r: usize) -> bool {
+    cursor_pos(screen) == Some((c, r))
+}
+
+/// The person may act: no CPU move in flight, the input line empty.
+fn settled(s: &str) -> bool {
+    !s.contains("CPU thinking")
+        && s.contains("> _")
+        && (s.contains("to move: you") || s.contains("Game over"))
+}
+
+impl<'a> Run<'a> {
+    fn start(ctx: &'a Ctx, name: &str, args: &[&str]) -> Result<Run<'a>, String> {
+        let mut argv = vec![ctx.play.to_string_lossy().into_owned()];
+        argv.extend(args.iter().map(|s| s.to_string()));
+        argv.extend(ctx.extra.iter().cloned());
+        let t = Tmux::start_watched(&ctx.dir.join(name), COLS, ROWS, &argv)
+            .map_err(|e| e.to_string())?;
+        Ok(Run {
+            t,
+            ctx,
+            name: name.to_string(),
+        })
+    }
+
+    /// Waits for a screen that satisfies `pred` and is a whole frame: the same again 40 ms
+    /// later (a capture may catch the program halfway through drawing).
+    fn wait(&self, pred: impl Fn(&str) -> bool) -> Result<String, String> {
+        let t0 = Instant::now();
+        loop {
+            let left = self.ctx.wait.saturating_sub(t0.elapsed());
+            let s = self.t.wait_for(left, &pred)?;
+            std::thread::sleep(Duration::from_millis(40));
+            if still(&self.screen()) == still(&s) {
+                return Ok(s);
+            }
+            if t0.elapsed() >= self.ctx.wait {
+                return Err(s);
+            }
+        }
+    }
+
+    /// The screen once it is a whole frame.
+    fn screen(&self) -> String {
+        let mut s = self.t.capture().unwrap_or_default();
+        for _ in 0..50 {
+            std::thread::sleep(Duration::from_millis(40));
+            let again = self.t.capture().unwrap_or_default();
+            if still(&again) == still(&s) {
+                break;
+            }
+            s = again;
+        }
+        s
+    }
+
+    /// Sends keys and waits until the screen has changed and the person may act again.
+    fn act(&self, keys: &[&str]) -> Result<String, String> {
+        let before = self.screen();
+        self.t.keys(keys).map_err(|e| e.to_string())?;
+        self.wait(|s| s != before && settled(s))
+    }
+
+    /// Types `text` and Enter.
+    fn type_move(&self, text: &str) -> Result<String, String> {
+        self.t.keys(&["-l", text]).map_err(|e| e.to_string())?;
+        self.act(&["Enter"])
+    }
+
+    /// Moves the cursor to display column `c`, row `r` (arrows from where it is: the path is
+    /// monotone, so the target shows only when every arrow is handled) and presses Enter.
+    fn cursor_to(&self, c: usize, r: usize, enter: bool) -> Result<String, String> {
+        let now = self.screen();
+        let (c0, r0) = cursor_pos(&now).ok_or_else(|| format!("no cursor on the board\n{now}"))?;
+        let mut keys: Vec<&str> = Vec::new();
+        keys.extend(vec!["Left"; c0.saturating_sub(c)]);
+        keys.extend(vec!["Right"; c.saturating_sub(c0)]);
+        keys.extend(vec!["Up"; r0.saturating_sub(r)]);
+        keys.extend(vec!["Down"; r.saturating_sub(r0)]);
+        if !keys.is_empty() {
+            self.t.keys(&keys).map_err(|e| e.to_string())?;
+        }
+        // Every arrow is handled once the cursor shows there.
+        let s = self.wait(|s| cursor_at(s, c, r))?;
+        if enter {
+            self.act(&["Enter"])
+        } else {
+            Ok(s)
+        }
+    }
+
+    /// `q`, then the exit status and the terminal.
+    /// Keeps `screen` for the README when asked to (`--screens`).
+    fn save(&self, screen: &str) {
+        if let Some(d) = &self.ctx.screens {
+            let _ = std::fs::create_dir_all(d);
+            let _ = std::fs::write(d.join(format!("{}.txt", self.name)), screen);
+        }
+    }
+
+    fn quit(&self, tap: &mut Tap) {
+        let _ = self.t.keys(&["q"]);
+        let o = self.t.wait_outcome(self.ctx.wait);
+        let ok = o.as_ref().is_some_and(|o| o.status == 0 && o.restored());
+        tap.check(
+            ok,
+            &format!("{}: q quits with status 0 and stty -g as before", self.name),
+            &format!("{o:?}\n{}", self.screen()),
+        );
+        let s = self.screen();
+        tap.check(
+            !s.contains("─ board ─"),
+            &format!("{}: the main screen is back", self.name),
+            &s,
+        );
+    }
+}
+
+/// Plays the person's side until the game ends, typing the first legal move (or passing) on
+/// odd turns and playing the last one by the cursor on even turns. The final screen.
+fn finish(run: &Run<'_>, mut screen: String) -> Result<String, String> {
+    let mut by_cursor = 0;
+    for turn in 0..80 {
+        if screen.contains("Game over") {
+            if by_cursor == 0 {
+                return Err(format!("no move by the cursor\n{screen}"));
+            }
+            return Ok(screen);
+        }
+        let moves = legal(&screen);
+        screen = match moves.first() {
+            None => run.act(&["p"])?,
+            Some(m) if turn % 2 == 0 => run.type_move(m)?,
+            Some(_) => {
+                let m = moves.last().cloned().unwrap_or_default();
+                let (c, r) = cell(&m).ok_or_else(|| format!("{m}: not a cell"))?;
+                by_cursor += 1;
+                run.cursor_to(c, r, true)?
+            }
+        };
+    }
+    Err(format!("no end after 80 turns\n{screen}"))
+}
+
+/// Display column and row of a reversi square (`d3`) or a kxo cell (`1 2`).
+fn cell(m: &str) -> Option<(usize, usize)> {
+    let b = m.as_bytes();
+    match *b {
+        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((usize::from(c - b'a'), usize::from(r - b'1'))),
+        [c, b' ', r] if c.is_ascii_digit() && r.is_ascii_digit() => {
+            Some((usize::from(c - b'0'), usize::from(r - b'0')))
+        }
+        _ => None,
+    }
+}
+
+/// Passes a screen on when it satisfies `pred`, else fails with it.
+fn want(pred: impl Fn(&str) -> bool) -> impl FnOnce(String) -> Result<String, String> {
+    move |s| if pred(&s) { Ok(s) } else { Err(s) }
+}
+
+fn step(tap: &mut Tap, name: &str, r: Result<String, String>) -> Option<String> {
+    match r {
+        Ok(s) => {
+            tap.check(true, name, "");
+            Some(s)
+        }
+        Err(e) => {
+            tap.check(false, name, &e);
+            None
+        }
+    }
+}
+
+/// `--quick`: X to move, row 7 empty, every X move there flanks row 6 up to row 5.
+const QUICK_REVERSI: &str = "XXOOXXOOOOXXOOXXXXOOXXOOOOXXOOXXXXXXXXXXOOOOOOOO--------OOOOOOOO X";
+
+fn reversi(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let mut args = vec!["reversi", "--budget", "N100"];
+    if ctx.quick {
+        args.extend(["--fen", QUICK_REVERSI]);
+    }
+    let run = Run::start(ctx, "reversi", &args).ok()?;
+    let first = step(
+        tap,
+        "reversi: the board appears with coordinates and X to move",
+        run.wait(|s| s.contains(" a  b  c  d  e  f  g  h") && s.contains("X to move: you")),
+    )?;
+    let discs = panel_value(&first, "Discs: ").unwrap_or_default();
+    step(
+        tap,
+        "reversi: a bad square gets a clear message, nothing changes",
+        run.type_move("z9").and_then(want(|s| {
+            s.contains("is not a square") && s.contains(&format!("Discs: {discs}"))
+        })),
+    )?;
+    if !ctx.quick {
+        step(
+            tap,
+            "reversi: d3 typed, the CPU answers",
+            run.type_move("d3").and_then(want(|s| {
+                s.contains("Last you: d3") && s.contains("the CPU played")
+            })),
+        )?;
+    }
+    step(
+        tap,
+        "reversi: l shows the legal moves",
+        run.act(&["l"])
+            .and_then(|s| if !legal(&s).is_empty() { Ok(s) } else { Err(s) }),
+    )?;
+    let s = run.screen();
+    let end = step(
+        tap,
+        "reversi: a whole game, typed and by the cursor, to the end",
+        finish(&run, s),
+    )?;
+    tap.check(
+        end.contains("You win") || end.contains("The CPU wins") || end.contains("A draw"),
+        "reversi: the result in words with the disc counts",
+        &end,
+    );
+    run.save(&end);
+    step(
+        tap,
+        "reversi: n starts a new game",
+        run.act(&["n"]).and_then(want(|s| {
+            s.contains("Discs: X 2  O 2") && !s.contains("Game over")
+        })),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
+fn chess(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    // White mates in one: Ra1-a8.
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let run = Run::start(ctx, "chess", &["chess", "--budget", "N3000", "--fen", fen]).ok()?;
+    step(
+        tap,
+        "chess: the FEN position appears with white to move",
+        run.wait(|s| {
+            s.contains(" a  b  c  d  e  f  g  h")
+                && s.contains("white to move: you")
+                && s.contains(" R ")
+        }),
+    )?;
+    step(
+        tap,
+        "chess: an illegal move is refused in words",
+        run.type_move("a1b3")
+            .and_then(want(|s| s.contains("illegal move"))),
+    )?;
+    step(
+        tap,
+        "chess: a1a8 typed mates",
+        run.type_move("a1a8")
+            .and_then(want(|s| s.contains("Checkmate: you win")))
+            .inspect(|s| run.save(s)),
+    )?;
+    step(
+        tap,
+        "chess: n starts a new game from the start position",
+        run.act(&["n"]).and_then(want(|s| {
+            s.contains("white to move: you") && s.contains(" r  n  b  q  k  b  n  r")
+        })),
+    )?;
+    // e2-e4 by the cursor: pick e2 (column 4, display row 6), then e4 (row 4).
+    run.cursor_to(4, 6, false).ok()?;
+    step(
+        tap,
+        "chess: Enter picks the pawn on e2",
+        run.t
+            .keys(&["Enter"])
+            .map_err(|e| e.to_string())
+            .and_then(|()| run.wait(|s| s.contains("(P)"))),
+    )?;
+    step(
+        tap,
+        "chess: Enter on e4 moves it, the CPU answers",
+        run.t
+            .keys(&["Up", "Up"])
+            .map_err(|e| e.to_string())
+            .and_then(|()| run.act(&["Enter"]))
+            .and_then(|s| {
+                if s.contains("Last you: e2e4 (WPe2-e4)")
+                    && s.contains("Last CPU: ")
+                    && !s.contains("Last CPU: -")
+                {
+                    Ok(s)
+                } else {
+                    Err(s)
+                }
+            }),
+    )?;
+    step(
+        tap,
+        "chess: r resigns, the result in words",
+        run.act(&["r"])
+            .and_then(want(|s| s.contains("You resigned: the CPU wins"))),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
+fn kxo(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let run = Run::start(
+        ctx,
+        "kxo",
+        &["kxo", "--size", "3", "--playouts", "5", "--workers", "2"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "kxo: the 3 x 3 grid appears and the CPU (O) opens",
+        run.wait(|s| {
+            s.contains(" 0  1  2")
+                && s.contains("X to move: you")
+                && s.contains("3 x 3, 3 in a row; playouts 5, workers 2")
+        }),
+    )?;
+    let s = run.act(&["l"]).unwrap_or_else(|_| run.screen());
+    let s = if legal(&s).is_empty() {
+        run.screen()
+    } else {
+        s
+    };
+    let end = step(
+        tap,
+        "kxo: a whole game, typed and by the cursor, to the end",
+        finish(&run, s),
+    )?;
+    tap.check(
+        end.contains("You win") || end.contains("The CPU wins") || end.contains("A draw"),
+        "kxo: the result in words",
+        &end,
+    );
+    run.save(&end);
+    step(
+        tap,
+        "kxo: n starts a new game",
+        run.act(&["n"]).and_then(want(|s| {
+            !s.contains("Game over") && s.contains("Last you: -")
+        })),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
+fn interrupt(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    // Black: the CPU opens with a 9 s budget; Esc interrupts it.
+    let run = Run::start(
+        ctx,
+        "interrupt",
+        &["chess", "--as", "B", "--budget", "9000"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "interrupt: the CPU is thinking",
+        run.wait(|s| s.contains("CPU thinking")),
+    )?;
+    let t0 = Instant::now();
+    run.t.keys(&["Escape"]).ok()?;
+    step(
+        tap,
+        "interrupt: Esc interrupts the CPU's move, the game unchanged",
+        run.wait(|s| {
+            s.contains("CPU move interrupted")
+                && s.contains("white to move: the CPU")
+                && s.contains("Last CPU: -")
+        }),
+    )?;
+    tap.check(
+        t0.elapsed() < Duration::from_secs(8),
+        "interrupt: well before the 9 s budget",
+        &format!("{:?}", t0.elapsed()),
+    );
+    run.t.keys(&["Enter"]).ok()?;
+    step(
+        tap,
+        "interrupt: Enter lets the CPU move again; Ctrl-C interrupts too",
+        run.wait(|s| s.contains("CPU thinking")).and_then(|_| {
+            run.t.keys(&["C-c"]).map_err(|e| e.to_string())?;
+            run.wait(|s| s.contains("CPU move interrupted") && !s.contains("CPU thinking"))
+        }),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
+fn sigterm(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let run = Run::start(ctx, "sigterm", &["kxo"]).ok()?;
+    step(tap, "sigterm: play is up", run.wait(settled))?;
+    let pids = run.t.program_pids();
+    let killed = pids.len() == 1
+        && Command::new("kill")
+            .args(["-TERM", &pids[0].to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+    let o = run.t.wait_outcome(ctx.wait);
+    tap.check(
+        killed && o.as_ref().is_some_and(|o| o.status == 143 && o.restored()),
+        "sigterm: SIGTERM ends play with status 143 and stty -g as before",
+        &format!("{pids:?} {o:?}"),
+    );
+    Some(())
+}
+
+fn plain(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let script = "d3\nzz\nlegal\nnew\nquit\n";
+    let mut c = Command::new(&ctx.play);
+    c.args(["reversi", "--plain", "--budget", "N100"])
+        .args(&ctx.extra);
+    let out = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut ch| {
+            if let Some(mut i) = ch.stdin.take() {
+                i.write_all(script.as_bytes())?;
+            }
+            ch.wait_with_output()
+        });
+    let Ok(out) = out else {
+        tap.check(false, "plain: play --plain runs", "spawn failed");
+        return None;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ok = out.status.success()
+        && text.contains("you played d3")
+        && text.contains("the CPU played")
+        && text.contains("\"zz\" is not a square")
+        && text.contains("legal moves: ")
+        && text.matches("   a b c d e f g h").count() >= 4;
+    tap.check(
+        ok,
+        "plain: a scripted stdin plays, the board as text after every move",
+        &text,
+    );
+    Some(())
+}
+
+/// The user's shared game (as a shell sets it up), to check that play never touches it.
+fn shared_board(kind: &str) -> Option<String> {
+    let path = format!("/dev/{kind}");
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .ok()?;
+    let mut cmd = |line: &str| -> Option<String> {
+        use std::io::Read;
+        f.write_all(format!("{line}\n").as_bytes()).ok()?;
+        let mut buf = vec![0u8; 1024];
+        let n = f.read(&mut buf).ok()?;
+        Some(String::from_utf8_lossy(&buf[..n]).into_owned())
+    };
+    cmd("01")
+}
+
+fn set_shared(kind: &str, lines: &[&str]) {
+    for l in lines {
+        let _ = Command::new("sh")
+            .arg("-c")
+            .arg(format!("echo '{l}' > /dev/{kind}"))
+            .status();
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let play = args.play.clone().unwrap_or_else(|| {
+        std::env::current_exe()
+            .ok()
+            .and_then(|p| p.parent().map(|d| d.join("play")))
+            .unwrap_or_else(|| PathBuf::from("play"))
+    });
+    let uid = rustix::process::getuid().as_raw();
+    let dir = args.dir.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("play-tmux-{uid}-{}", std::process::id()))
+    });
+    let ctx = Ctx {
+        play,
+        dir: dir.clone(),
+        wait: Duration::from_secs(args.timeout),
+        extra: args.play_args.clone(),
+        screens: args.screens.clone(),
+        quick: args.quick,
+    };
+    let mut tap = Tap::default();
+    println!(
+        "# play in tmux as uid {uid}: {} {}",
+        ctx.play.display(),
+        ctx.extra.join(" ")
+    );
+    let live = !ctx.extra.iter().any(|a| a == "--sim");
+    // The user's shell games, which a private play must leave alone.
+    if live {
+        set_shared("reversi", &["00 X", "02 3 2"]);
+        set_shared("chess", &["00 W", "02 WPe2-e4"]);
+    }
+    let before = live.then(|| (shared_board("reversi"), shared_board("chess")));
+    let t0 = Instant::now();
+    for g in &args.games {
+        let t = Instant::now();
+        match g.as_str() {
+            "reversi" => reversi(&ctx, &mut tap),
+            "chess" => chess(&ctx, &mut tap),
+            "kxo" => kxo(&ctx, &mut tap),
+            "interrupt" => interrupt(&ctx, &mut tap),
+            "sigterm" => sigterm(&ctx, &mut tap),
+            "plain" => plain(&ctx, &mut tap),
+            other => {
+                tap.check(false, &format!("{other}: a known scenario"), "");
+                None
+            }
+        };
+        println!("# {g}: {:.1} s", t.elapsed().as_secs_f64());
+    }
+    if let Some(b) = before {
+        let after = (shared_board("reversi"), shared_board("chess"));
+        tap.check(
+            b.0.is_some() && b == after,
+            "the shell's shared reversi and chess games are unchanged by the private games",
+            &format!("{b:?}\n{after:?}"),
+        );
+    }
+    println!("# total {:.1} s", t0.elapsed().as_secs_f64());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = Path::new(&dir);
+    if tap.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,763 @@
+//! One game against the device, independent of the screen: starting it, the person's moves
+//! (translated by [`crate::notation`]), the CPU's moves, and everything shown about the game,
+//! read back from the device after each change (`01`/`11`, `06`, `07`, `09`).
+
+use std::sync::Arc;
+
+use kgames_chess::position::Position;
+use kgames_chess::square::{Color, Role, Square};
+
+use crate::cpu::CpuResult;
+use crate::kind::Kind;
+use crate::link::Link;
+use crate::notation;
+use crate::words;
+
+/// Choices from the command line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The CPU's budget (`05` argument: `500` or `N20000`), reversi and chess.
+    pub budget: Option<String>,
+    /// kxo: the board size N (3-6).
+    pub size: Option<u8>,
+    /// kxo: playouts per tile T (1-100).
+    pub playouts: Option<u8>,
+    /// kxo: work items P (1-10).
+    pub workers: Option<u8>,
+    /// The first game's position (`10` argument: a FEN, or reversi's 64 cells and side).
+    pub fen: Option<String>,
+}
+
+/// The board's contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cells {
+    /// Reversi: 64 cells `X`/`O`/`-`, index 8 * row + column.
+    Reversi([u8; 64]),
+    /// Chess: the position (from `11`).
+    Chess(Box<Position>),
+    /// kxo: N x N cells `X`/`O`/` `, index N * row + column.
+    Kxo {
+        /// The side N.
+        n: u8,
+        /// The cells.
+        cells: Vec<u8>,
+    },
+}
+
+/// A side's last move: the cells to highlight and its text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Last {
+    /// Board indexes (as in [`Cells`]).
+    pub cells: Vec<usize>,
+    /// `d3`, `e2e4 (WPe2-e4)`, `1 2`, `pass`.
+    pub text: String,
+}
+
+/// Who made a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// The person.
+    Human,
+    /// The CPU.
+    Cpu,
+}
+
+/// What the program does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Wait for the person.
+    Human,
+    /// Start the CPU's move (`03`).
+    Cpu,
+    /// The game is over.
+    Over,
+}
+
+/// Everything shown about the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The game type.
+    pub kind: Kind,
+    /// The person's side letter.
+    pub human: char,
+    /// The board.
+    pub cells: Cells,
+    /// The side to move.
+    pub to_move: char,
+    /// True once the device says the game is over.
+    pub over: bool,
+    /// The result in words, once over.
+    pub result: Option<String>,
+    /// The person's last move.
+    pub last_human: Option<Last>,
+    /// The CPU's last move.
+    pub last_cpu: Option<Last>,
+    /// The legal moves of the side to move, as the device lists them (`07`).
+    pub legal: Vec<String>,
+    /// The device's `09` line.
+    pub status: String,
+    /// The latest message (a reply in words, an input error).
+    pub message: String,
+}
+
+impl State {
+    /// The side length of the board.
+    pub fn n(&self) -> u8 {
+        match &self.cells {
+            Cells::Kxo { n, .. } => *n,
+            _ => 8,
+        }
+    }
+
+    /// The board index of display column `col`, display row `row` (row 0 at the top).
+    pub fn index(&self, col: u8, row: u8) -> usize {
+        let n = self.n();
+        match self.kind {
+            Kind::Chess => usize::from(7 - row.min(7)) * 8 + usize::from(col),
+            _ => usize::from(row) * usize::from(n) + usize::from(col),
+        }
+    }
+
+    /// Column labels.
+    pub fn col_label(&self, col: u8) -> char {
+        match self.kind {
+            Kind::Kxo => char::from(b'0' + col),
+            _ => char::from(b'a' + col),
+        }
+    }
+
+    /// Row labels (display row 0 at the top).
+    pub fn row_label(&self, row: u8) -> char {
+        match self.kind {
+            Kind::Reversi => char::from(b'1' + row),
+            Kind::Chess => char::from(b'8' - row),
+            Kind::Kxo => char::from(b'0' + row),
+        }
+    }
+
+    /// The character of a cell: `X`/`O`/`.` (reversi), `K`..`p` (chess, white upper case),
+    /// `X`/`O`/` ` (kxo).
+    pub fn cell_char(&self, index: usize) -> char {
+        match &self.cells {
+            Cells::Reversi(c) => match c.get(index) {
+                Some(b'X') => 'X',
+                Some(b'O') => 'O',
+                _ => '.',
+            },
+            Cells::Chess(p) => Square::new(index as u32)
+                .and_then(|s| p.piece_at(s))
+                .map_or('.', |pc| {
+                    let c = char::from(pc.role.upper_char());
+                    if pc.color == Color::White {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                }),
+            Cells::Kxo { cells, .. } => match cells.get(index) {
+                Some(b'X') => 'X',
+                Some(b'O') => 'O',
+                _ => ' ',
+            },
+        }
+    }
+
+    /// Board indexes the legal moves reach (for all moves, or chess moves from `from`).
+    pub fn legal_targets(&self, from: Option<usize>) -> Vec<usize> {
+        self.legal
+            .iter()
+            .filter_map(|m| match self.kind {
+                Kind::Chess => {
+                    let (f, t) = notation::classic_squares(m)?;
+                    (from.is_none() || from == Some(f.index())).then_some(t.index())
+                }
+                Kind::Reversi => notation::grid_square(m, 8)
+                    .ok()
+                    .map(|(c, r)| usize::from(r) * 8 + usize::from(c)),
+                Kind::Kxo => notation::grid_square(m, self.n())
+                    .ok()
+                    .map(|(c, r)| usize::from(r) * usize::from(self.n()) + usize::from(c)),
+            })
+            .collect()
+    }
+
+    /// Reversi disc counts (X, O).
+    pub fn discs(&self) -> Option<(usize, usize)> {
+        match &self.cells {
+            Cells::Reversi(c) => Some((
+                c.iter().filter(|&&x| x == b'X').count(),
+                c.iter().filter(|&&x| x == b'O').count(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// Chess: the pieces each colour has taken, as letters (white's captures are black
+    /// pieces, lower case), counted against the starting set.
+    pub fn captured(&self) -> Option<(String, String)> {
+        let Cells::Chess(p) = &self.cells else {
+            return None;
+        };
+        let taken = |victim: Color| {
+            let mut s = String::new();
+            for (role, start) in [
+                (Role::Queen, 1),
+                (Role::Rook, 2),
+                (Role::Bishop, 2),
+                (Role::Knight, 2),
+                (Role::Pawn, 8),
+            ] {
+                let have = p
+                    .by_piece(kgames_chess::square::Piece {
+                        color: victim,
+                        role,
+                    })
+                    .count() as usize;
+                for _ in have..start {
+                    let c = char::from(role.upper_char());
+                    s.push(if victim == Color::White {
+                        c
+                    } else {
+                        c.to_ascii_lowercase()
+                    });
+                }
+            }
+            s
+        };
+        Some((taken(Color::Black), taken(Color::White)))
+    }
+
+    /// Chess: the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        matches!(&self.cells, Cells::Chess(p) if p.is_check())
+    }
+
+    /// The board as text (the line-mode display).
+    pub fn board_text(&self) -> String {
+        let n = self.n();
+        let mut s = String::from("  ");
+        for c in 0..n {
+            s.push(' ');
+            s.push(self.col_label(c));
+        }
+        s.push('\n');
+        for r in 0..n {
+            s.push(self.row_label(r));
+            s.push(' ');
+            for c in 0..n {
+                s.push(' ');
+                let ch = self.cell_char(self.index(c, r));
+                s.push(if ch == ' ' { '.' } else { ch });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// One line: whose move, counts or check, the last moves.
+    pub fn summary(&self) -> String {
+        let k = self.kind;
+        let mut s = match &self.result {
+            Some(r) => r.clone(),
+            None if self.to_move == self.human => {
+                format!("{} to move (you)", k.side_name(self.to_move))
+            }
+            None => format!("{} to move (CPU)", k.side_name(self.to_move)),
+        };
+        if let Some((x, o)) = self.discs() {
+            s += &format!("; X {x}, O {o}");
+        }
+        if self.in_check() && !self.over {
+            s += "; check";
+        }
+        if let Some((w, b)) = self.captured() {
+            if !w.is_empty() || !b.is_empty() {
+                s += &format!("; white took {}, black took {}", or_none(&w), or_none(&b));
+            }
+        }
+        if let Some(l) = &self.last_human {
+            s += &format!("; you: {}", l.text);
+        }
+        if let Some(l) = &self.last_cpu {
+            s += &format!("; CPU: {}", l.text);
+        }
+        s
+    }
+}
+
+fn or_none(s: &str) -> &str {
+    if s.is_empty() {
+        "-"
+    } else {
+        s
+    }
+}
+
+/// A game on a line to the device.
+pub struct Play {
+    /// The line.
+    pub link: Arc<dyn Link>,
+    /// The command-line choices.
+    pub opts: Options,
+    /// What is shown.
+    pub st: State,
+}
+
+/// The value of `key=` in a `09` line.
+pub fn status_value<'a>(status: &'a str, key: &str) -> Option<&'a str> {
+    status
+        .split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+}
+
+fn parse_grid(text: &str) -> Option<(u8, Vec<u8>)> {
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
+    let n = u8::try_from(rows.len()).ok()?;
+    let mut cells = Vec::new();
+    for r in &rows {
+        let b = r.as_bytes();
+        if b.len() != 1 + 4 * rows.len() {
+            return None;
+        }
+        for c in 0..rows.len() {
+            cells.push(b[2 + 4 * c]);
+        }
+    }
+    (3..=6).contains(&n).then_some((n, cells))
+}
+
+impl Play {
+    /// A game of `kind` with the person on `human`; nothing sent yet ([`Play::start`]).
+    pub fn new(kind: Kind, link: Arc<dyn Link>, opts: Options, human: char) -> Play {
+        let cells = match kind {
+            Kind::Reversi => Cells::Reversi([b'-'; 64]),
+            Kind::Chess => Cells::Chess(Box::new(Position::startpos())),
+            Kind::Kxo => Cells::Kxo {
+                n: 4,
+                cells: vec![b' '; 16],
+            },
+        };
+        Play {
+            link,
+            opts,
+            st: State {
+                kind,
+                human,
+                cells,
+                to_move: kind.sides()[0],
+                over: false,
+                result: None,
+                last_human: None,
+                last_cpu: None,
+                legal: Vec::new(),
+                status: String::new(),
+                message: String::new(),
+            },
+        }
+    }
+
+    /// Sends `line`; a failure of the line itself is a message.
+    fn send(&self, line: &str) -> Result<String, String> {
+        self.link
+            .cmd(line)
+            .map_err(|e| format!("{}: {line}: {e}", self.link.label()))
+    }
+
+    /// Sends a command that must answer `OK`.
+    fn send_ok(&self, line: &str) -> Result<(), String> {
+        let r = self.send(line)?;
+        if r == "OK\n" {
+            Ok(())
+        } else {
+            Err(format!("\"{line}\": {}", words::describe(&r)))
+        }
+    }
+
+    /// Starts a new game (from `fen` if given) and reads it back.
+    pub fn start(&mut self, fen: Option<&str>) -> Result<Next, String> {
+        let kind = self.st.kind;
+        let human = self.st.human;
+        if let (Some(b), true) = (&self.opts.budget, kind != Kind::Kxo) {
+            self.send_ok(&format!("05 {b}"))?;
+        }
+        self.send_ok(&format!("00 {human}"))?;
+        if kind == Kind::Kxo
+            && (self.opts.size.is_some()
+                || self.opts.playouts.is_some()
+                || self.opts.workers.is_some())
+        {
+            // Omitted values keep the device's defaults (the module parameters, from 09).
+            let st = self.send("09")?;
+            let get = |k: &str, v: Option<u8>| {
+                v.map(|x| x.to_string())
+                    .or_else(|| status_value(&st, k).map(str::to_string))
+                    .unwrap_or_default()
+            };
+            let line = format!(
+                "00 {human} {} {} {}",
+                get("n", self.opts.size),
+                get("playouts", self.opts.playouts),
+                get("workers", self.opts.workers)
+            );
+            self.send_ok(line.trim_end())?;
+        }
+        if let Some(f) = fen {
+            self.send_ok(&format!("10 {f}"))?;
+        }
+        self.st.over = false;
+        self.st.result = None;
+        self.st.last_human = None;
+        self.st.last_cpu = None;
+        self.st.message = format!("new game: you play {}", kind.side_name(human));
+        self.refresh()?;
+        Ok(self.next())
+    }
+
+    /// Reads the board, the status and the legal moves back.
+    pub fn refresh(&mut self) -> Result<(), String> {
+        let kind = self.st.kind;
+        let status = self.send("09")?;
+        if !status.starts_with("device=") {
+            return Err(format!("09: {}", words::describe(&status)));
+        }
+        match kind {
+            Kind::Reversi => {
+                let b = self.send("01")?;
+                let bytes = b.as_bytes();
+                if bytes.len() != 67 || bytes[64] != b'\t' {
+                    return Err(format!("01: {}", words::describe(&b)));
+                }
+                let mut cells = [0u8; 64];
+                cells.copy_from_slice(&bytes[..64]);
+                self.st.cells = Cells::Reversi(cells);
+                self.st.to_move = char::from(bytes[65]);
+            }
+            Kind::Chess => {
+                let f = self.send("11")?;
+                let pos = Position::from_fen(f.trim_end().as_bytes())
+                    .map_err(|_| format!("11: {}", words::describe(&f)))?;
+                self.st.to_move = if pos.turn() == Color::White { 'W' } else { 'B' };
+                self.st.cells = Cells::Chess(Box::new(pos));
+            }
+            Kind::Kxo => {
+                let g = self.send("01")?;
+                let (n, cells) =
+                    parse_grid(&g).ok_or_else(|| format!("01: {}", words::describe(&g)))?;
+                self.st.cells = Cells::Kxo { n, cells };
+                if let Some(t) = status_value(&status, "turn").and_then(|t| t.chars().next()) {
+                    self.st.to_move = t;
+                }
+            }
+        }
+        self.st.over = status_value(&status, "state") == Some("over");
+        if self.st.over && self.st.result.is_none() {
+            self.st.result = Some("The game is over".into());
+        }
+        self.st.status = status.trim_end().to_string();
+        let legal = self.send("07")?;
+        let sep = if kind == Kind::Kxo { ',' } else { ' ' };
+        self.st.legal = if legal.starts_with("NOGAME") {
+            Vec::new()
+        } else {
+            legal
+                .trim_end()
+                .split(sep)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        Ok(())
+    }
+
+    /// What comes next.
+    pub fn next(&self) -> Next {
+        if self.st.over {
+            Next::Over
+        } else if self.st.to_move == self.st.human {
+            Next::Human
+        } else {
+            Next::Cpu
+        }
+    }
+
+    /// The `02` argument of what the person typed, or why it is wrong.
+    pub fn translate(&self, text: &str) -> Result<String, String> {
+        match &self.st.cells {
+            Cells::Reversi(_) => notation::reversi_move(text),
+            Cells::Chess(p) => notation::chess_move(p, text),
+            Cells::Kxo { n, .. } => notation::kxo_move(text, *n),
+        }
+    }
+
+    /// The person's move as typed. An error changes nothing and is put in the message.
+    pub fn human_move(&mut self, text: &str) -> Next {
+        if self.st.over {
+            self.st.message = "the game is over: n for a new game".into();
+            return self.next();
+        }
+        match self.translate(text) {
+            Ok(arg) => {
+                let r = self.send(&format!("02 {arg}"));
+                self.answer(r, Mover::Human, "")
+            }
+            Err(e) => {
+                self.st.message = e;
+                self.next()
+            }
+        }
+    }
+
+    /// `04`: the person passes (reversi) or resigns (chess).
+    pub fn human_04(&mut self) -> Next {
+        let what = match self.st.kind {
+            Kind::Chess => "you resign",
+            Kind::Reversi => "you pass",
+            Kind::Kxo => "a pass",
+        };
+        let r = self.send("04");
+        let resigned = self.st.kind == Kind::Chess && matches!(&r, Ok(s) if s == "OK\n");
+        let previous = self.st.last_human.clone();
+        let next = self.answer(r, Mover::Human, what);
+        if resigned {
+            // 06 still names the last move played: a resignation is none.
+            self.st.last_human = previous;
+            self.st.result = Some("You resigned: the CPU wins".into());
+        }
+        next
+    }
+
+    /// The result of the CPU's `03`.
+    pub fn cpu_done(&mut self, r: CpuResult) -> Next {
+        match r {
+            CpuResult::Reply(s) => self.answer(Ok(s), Mover::Cpu, ""),
+            CpuResult::Interrupted => {
+                self.st.message =
+                    "CPU move interrupted: the game is unchanged (Enter lets the CPU move)".into();
+                let _ = self.refresh();
+                Next::Human
+            }
+            CpuResult::Failed(e) => {
+                self.st.message = format!("the CPU's move failed: {e}");
+                Next::Human
+            }
+        }
+    }
+
+    fn answer(&mut self, r: Result<String, String>, who: Mover, what: &str) -> Next {
+        let reply = match r {
+            Ok(s) => s,
+            Err(e) => {
+                self.st.message = e;
+                return self.next();
+            }
+        };
+        if !words::accepted(&reply) {
+            let what = if what.is_empty() { "your move" } else { what };
+            let what = if who == Mover::Cpu {
+                "the CPU's move"
+            } else {
+                what
+            };
+            self.st.message = format!("{what}: {}", words::describe(&reply));
+            return self.next();
+        }
+        let before = self.st.cells.clone();
+        if let Err(e) = self.refresh() {
+            self.st.message = e;
+            return self.next();
+        }
+        let last = self.last_move(&before);
+        let said = if reply == "OK\n" {
+            String::new()
+        } else {
+            format!(": {}", words::describe(&reply))
+        };
+        self.st.message = match (&last, what) {
+            (Some(l), "") if who == Mover::Human => format!("you played {}{said}", l.text),
+            (Some(l), "") => format!("the CPU played {}{said}", l.text),
+            _ => format!("{what}{said}"),
+        };
+        match who {
+            Mover::Human => self.st.last_human = last,
+            Mover::Cpu => self.st.last_cpu = last,
+        }
+        let word = reply.trim_end();
+        if let Some(r) = words::result(word, who, self.st.kind) {
+            let mut r = r.to_string();
+            if let Some((x, o)) = self.st.discs() {
+                r += &format!(" (X {x}, O {o})");
+            }
+            self.st.result = Some(r);
+            self.st.over = true;
+        }
+        self.next()
+    }
+
+    /// The move just made: `06` (reversi, chess), or the new mark (kxo).
+    fn last_move(&self, before: &Cells) -> Option<Last> {
+        match (&self.st.cells, before) {
+            (Cells::Kxo { n, cells }, Cells::Kxo { cells: old, .. }) => {
+                let i = cells.iter().zip(old).position(|(a, b)| a != b)?;
+                let n = usize::from(*n);
+                Some(Last {
+                    cells: vec![i],
+                    text: format!("{} {}", i % n, i / n),
+                })
+            }
+            (Cells::Reversi(_), _) => {
+                let r = self.send("06").ok()?;
+                let t = r.trim();
+                if t == "PASS" {
+                    return Some(Last {
+                        cells: Vec::new(),
+                        text: "pass".into(),
+                    });
+                }
+                let (c, row) = notation::grid_square(t, 8).ok()?;
+                Some(Last {
+                    cells: vec![usize::from(row) * 8 + usize::from(c)],
+                    text: t.to_string(),
+                })
+            }
+            (Cells::Chess(_), _) => {
+                let r = self.send("06").ok()?;
+                let mut parts = r.split_whitespace();
+                let (classic, uci) = (parts.next()?, parts.next()?);
+                let (f, t) = notation::classic_squares(classic)?;
+                Some(Last {
+                    cells: vec![f.index(), t.index()],
+                    text: format!("{uci} ({classic})"),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::SimLink;
+
+    fn play(kind: Kind, human: char, opts: Options) -> Play {
+        Play::new(kind, Arc::new(SimLink::new(kind)), opts, human)
+    }
+
+    #[test]
+    fn reversi_moves_and_last_moves() {
+        let mut p = play(
+            Kind::Reversi,
+            'X',
+            Options {
+                budget: Some("N200".into()),
+                ..Options::default()
+            },
+        );
+        assert_eq!(p.start(None).unwrap(), Next::Human);
+        assert_eq!(p.st.legal, ["d3", "c4", "f5", "e6"]);
+        assert_eq!(p.human_move("zz"), Next::Human);
+        assert!(p.st.message.contains("not a square"));
+        assert_eq!(p.human_move("a1"), Next::Human);
+        assert!(p.st.message.contains("illegal move"), "{}", p.st.message);
+        assert_eq!(p.human_move("d3"), Next::Cpu);
+        assert_eq!(p.st.last_human.as_ref().unwrap().text, "d3");
+        assert_eq!(p.st.discs(), Some((4, 1)));
+        let r = p.link.cmd("03").unwrap();
+        assert_eq!(p.cpu_done(CpuResult::Reply(r)), Next::Human);
+        assert!(p.st.last_cpu.is_some());
+        assert!(
+            p.st.summary().contains("you: d3; CPU: "),
+            "{}",
+            p.st.summary()
+        );
+    }
+
+    #[test]
+    fn chess_mate_in_one_from_a_fen() {
+        let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        let mut p = play(Kind::Chess, 'W', Options::default());
+        assert_eq!(p.start(Some(fen)).unwrap(), Next::Human);
+        assert_eq!(p.human_move("a1a8"), Next::Over);
+        assert_eq!(p.st.result.as_deref(), Some("Checkmate: you win"));
+        assert!(p.st.in_check());
+        assert_eq!(p.st.last_human.as_ref().unwrap().text, "a1a8 (WRa1-a8)");
+        assert_eq!(p.human_move("a8a7"), Next::Over);
+        assert!(p.st.message.contains("over"));
+    }
+
+    #[test]
+    fn chess_resign_and_black_starts_with_the_cpu() {
+        let mut p = play(
+            Kind::Chess,
+            'B',
+            Options {
+                budget: Some("N2000".into()),
+                ..Options::default()
+            },
+        );
+        assert_eq!(p.start(None).unwrap(), Next::Cpu);
+        let r = p.link.cmd("03").unwrap();
+        assert_eq!(p.cpu_done(CpuResult::Reply(r)), Next::Human);
+        assert_eq!(p.human_04(), Next::Over);
+        assert_eq!(p.st.result.as_deref(), Some("You resigned: the CPU wins"));
+    }
+
+    #[test]
+    fn kxo_size_and_a_whole_game() {
+        let mut p = play(
+            Kind::Kxo,
+            'X',
+            Options {
+                size: Some(3),
+                playouts: Some(2),
+                ..Options::default()
+            },
+        );
+        assert_eq!(p.start(None).unwrap(), Next::Cpu);
+        assert_eq!(p.st.n(), 3);
+        assert!(
+            p.st.status.contains("n=3 playouts=2 workers="),
+            "{}",
+            p.st.status
+        );
+        let mut next = Next::Cpu;
+        for _ in 0..9 {
+            next = match next {
+                Next::Cpu => {
+                    let r = p.link.cmd("03").unwrap();
+                    p.cpu_done(CpuResult::Reply(r))
+                }
+                Next::Human => {
+                    let m = p.st.legal[0].clone();
+                    p.human_move(&m)
+                }
+                Next::Over => break,
+            };
+        }
+        assert_eq!(next, Next::Over);
+        assert!(p.st.result.is_some());
+        assert!(p.st.last_cpu.is_some() && p.st.last_human.is_some());
+        assert_eq!(p.st.board_text().lines().count(), 4);
+    }
+
+    #[test]
+    fn interrupted_cpu_move_changes_nothing() {
+        let mut p = play(Kind::Reversi, 'O', Options::default());
+        assert_eq!(p.start(None).unwrap(), Next::Cpu);
+        let before = p.st.cells.clone();
+        assert_eq!(p.cpu_done(CpuResult::Interrupted), Next::Human);
+        assert!(p.st.message.contains("CPU move interrupted"));
+        assert_eq!(p.st.cells, before);
+        assert_eq!(p.next(), Next::Cpu);
+    }
+
+    #[test]
+    fn grids_and_status_values() {
+        let g = " --- --- ---\n| X |   | O |\n --- --- ---\n|   |   |   |\n --- --- ---\n| O |   |   |\n --- --- ---\n";
+        let (n, c) = parse_grid(g).unwrap();
+        assert_eq!((n, c), (3, b"X O   O  ".to_vec()));
+        assert!(parse_grid("OK\n").is_none());
+        assert_eq!(status_value("device=kxo state=playing n=4", "n"), Some("4"));
+        assert_eq!(status_value("device=kxo", "state"), None);
+    }
+}

@@ -1,0 +1,192 @@
+//! Rendering with ratatui's test backend at several sizes, on games driven through the
+//! in-process session layer: the board with coordinates, the cursor, the side to move, the
+//! last moves, discs, captures and check, the grid, the thinking indicator, the footer.
+
+use std::sync::Arc;
+
+use play::cpu::CpuResult;
+use play::game::{Next, Options, Play};
+use play::kind::Kind;
+use play::link::SimLink;
+use play::render::{draw, View};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn game(kind: Kind, human: char, opts: Options, fen: Option<&str>) -> Play {
+    let mut p = Play::new(kind, Arc::new(SimLink::new(kind)), opts, human);
+    p.start(fen).unwrap();
+    p
+}
+
+fn view(p: &Play) -> View<'_> {
+    View {
+        st: &p.st,
+        input: "",
+        cursor: (3, 4),
+        selected: None,
+        thinking: None,
+        show_legal: false,
+        label: "test",
+        help: false,
+    }
+}
+
+fn screen(v: &View<'_>, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| draw(f, v)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let mut s = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn cpu(p: &mut Play) -> Next {
+    let r = p.link.cmd("03").unwrap();
+    p.cpu_done(CpuResult::Reply(r))
+}
+
+#[test]
+fn reversi_at_several_sizes() {
+    let mut p = game(
+        Kind::Reversi,
+        'X',
+        Options {
+            budget: Some("N100".into()),
+            ..Options::default()
+        },
+        None,
+    );
+    assert_eq!(p.human_move("d3"), Next::Cpu);
+    cpu(&mut p);
+    for (w, h) in [(60, 16), (80, 24), (120, 40)] {
+        let s = screen(&view(&p), w, h);
+        assert!(s.contains("│   a  b  c  d  e  f  g  h │"), "{w}x{h}\n{s}");
+        assert!(s.contains("│1  .  .  .  .  .  .  .  . │"), "{s}");
+        assert!(s.contains("│3  .  .  . "), "{s}");
+        assert!(
+            s.contains("[X]") || s.contains("[O]") || s.contains("[.]"),
+            "cursor\n{s}"
+        );
+        assert!(s.contains("X to move: you"), "{s}");
+        assert!(s.contains("Discs: X 3  O 3"), "{s}");
+        assert!(s.contains("Last you: d3"), "{s}");
+        assert!(s.contains("p pass"), "{s}");
+    }
+    let mut v = view(&p);
+    v.show_legal = true;
+    let s = screen(&v, 80, 24);
+    assert!(s.contains("Legal: "), "{s}");
+    assert!(s.contains(" * "), "legal targets\n{s}");
+}
+
+#[test]
+fn too_small_says_so() {
+    let p = game(Kind::Chess, 'W', Options::default(), None);
+    let s = screen(&view(&p), 40, 12);
+    assert!(s.contains("terminal too small: 40x12"), "{s}");
+}
+
+#[test]
+fn chess_board_captures_check_and_thinking() {
+    // White to move can take on d5 and the black king is in check after Qxf7?
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/5Q2/PPPP1PPP/RNB1KBNR w KQkq - 0 3";
+    let mut p = game(
+        Kind::Chess,
+        'W',
+        Options {
+            budget: Some("N500".into()),
+            ..Options::default()
+        },
+        Some(fen),
+    );
+    assert_eq!(p.human_move("e4d5"), Next::Cpu);
+    let mut v = view(&p);
+    v.thinking = Some(1);
+    let s = screen(&v, 80, 24);
+    assert!(s.contains("│8  r  n  b  q  k  b  n  r │"), "{s}");
+    assert!(s.contains("CPU thinking / (Esc interrupts)"), "{s}");
+    assert!(s.contains("White took: p"), "{s}");
+    assert!(s.contains("Last you: e4d5 (WPe4-d5xBP)"), "{s}");
+    assert!(s.contains("Esc or Ctrl-C interrupts"), "{s}");
+    assert!(!s.contains('['), "no cursor while thinking\n{s}");
+    let fen = "4k3/8/8/8/8/8/4Q3/4K3 b - - 0 1";
+    let p = game(Kind::Chess, 'B', Options::default(), Some(fen));
+    let s = screen(&view(&p), 100, 30);
+    assert!(s.contains("CHECK: black is in check"), "{s}");
+    assert!(s.contains("White took: qrrbbnnpppppppp"), "{s}");
+    assert!(s.contains("Black took: RRBBNNPPPPPPPP"), "{s}");
+    assert!(s.contains("r resign"), "{s}");
+}
+
+#[test]
+fn chess_selection_and_result() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let mut p = game(Kind::Chess, 'W', Options::default(), Some(fen));
+    let mut v = view(&p);
+    v.selected = Some(0); // a1
+    let s = screen(&v, 80, 24);
+    assert!(s.contains("│1 (R)"), "{s}");
+    assert!(s.contains("│8  *"), "targets of the rook\n{s}");
+    assert_eq!(p.human_move("a1a8"), Next::Over);
+    let s = screen(&view(&p), 80, 24);
+    assert!(s.contains("Game over: Checkmate: you win"), "{s}");
+    assert!(s.contains("n new game  s colour  t game  q quit"), "{s}");
+}
+
+#[test]
+fn kxo_grids_of_each_size() {
+    for n in 3..=6u8 {
+        let mut p = game(
+            Kind::Kxo,
+            'O',
+            Options {
+                size: Some(n),
+                playouts: Some(3),
+                ..Options::default()
+            },
+            None,
+        );
+        assert_eq!(p.human_move("0 0"), Next::Cpu);
+        cpu(&mut p);
+        let s = screen(&view(&p), 80, 24);
+        let labels: String = (0..n).map(|c| format!(" {c} ")).collect();
+        assert!(s.contains(&format!("│  {labels}│")), "{n}\n{s}");
+        assert!(s.contains("│0  O "), "{s}");
+        assert!(
+            s.contains(&format!("{n} x {n}, {n} in a row; playouts 3")),
+            "{s}"
+        );
+        assert!(s.contains("Last you: 0 0"), "{s}");
+        assert!(s.contains("O to move: you"), "{s}");
+    }
+}
+
+#[test]
+fn help_replaces_the_panel() {
+    let p = game(Kind::Kxo, 'X', Options::default(), None);
+    let mut v = view(&p);
+    v.help = true;
+    let s = screen(&v, 80, 24);
+    assert!(s.contains(" keys ") && s.contains("s switch colour"), "{s}");
+}
+
+#[test]
+fn reversi_without_a_move_says_to_pass() {
+    // X (b1) cannot flank O (a1); O can play c1.
+    let cells = format!("OX{}", "-".repeat(62));
+    let mut p = game(
+        Kind::Reversi,
+        'X',
+        Options::default(),
+        Some(&format!("{cells} X")),
+    );
+    let s = screen(&view(&p), 80, 24);
+    assert!(s.contains("You have no move: p passes"), "{s}");
+    assert_eq!(p.human_04(), Next::Cpu);
+    assert_eq!(p.st.last_human.as_ref().unwrap().text, "pass");
+}
