@@ -5,6 +5,7 @@
 #   make run [CMD='...']   set up, build, boot the VM; a shell as nobody, or run CMD there
 #   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
 #   make bench             engine benchmarks against peer crates (host)
+#   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
 #   make clean
 
 LLVM ?= -19
@@ -12,7 +13,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check bench clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check bench fuzz clippy rustfmt clean
 
 all: modules
 
@@ -51,6 +52,10 @@ check:
 bench:
 	cargo run --release -q -p kgames-reversi --example reversi_bench
 	cargo run --release -q -p kgames-chess --example chess_bench
+
+# Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; the corpus grows in place.
+fuzz:
+	bash scripts/fuzz.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean
