@@ -36,6 +36,8 @@ use crate::stress::Gen;
 use crate::{ensure, Outcome, Test};
 
 const MODULE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko");
+/// New device nodes are 0600: the runner makes them 0666 after a load (scripts/vm-run.sh).
+const NODES_0666: &str = "chmod 0666 /dev/reversi /dev/chess /dev/kxo";
 const WORKERS: u32 = 64;
 const UIDS: u32 = 4;
 
@@ -431,14 +433,14 @@ fn run(d: Duration) -> Outcome {
     unsafe { libc::alarm(u32::try_from(d.as_secs()).unwrap_or(600) + 240) };
     ensure!(
         sh(&format!(
-            "rmmod kgames && insmod {MODULE} max_user_games=64"
+            "rmmod kgames && insmod {MODULE} max_user_games=64 && {NODES_0666}"
         )),
         "reload with max_user_games=64"
     );
     let r = hammer(d);
     // Unload once everything is closed (the workers are gone), then load the defaults again.
     let unloaded = sh("rmmod kgames");
-    let reloaded = sh(&format!("insmod {MODULE}"));
+    let reloaded = sh(&format!("insmod {MODULE} && {NODES_0666}"));
     r?;
     ensure!(unloaded, "rmmod after the run failed");
     ensure!(reloaded, "insmod after the run failed");
