@@ -37,7 +37,8 @@ use crate::{ensure, Outcome, Test};
 
 const MODULE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko");
 /// New device nodes are 0600: the runner makes them 0666 after a load (scripts/vm-run.sh).
-const NODES_0666: &str = "chmod 0666 /dev/reversi /dev/chess /dev/kxo";
+const NODES_0666: &str = "for d in reversi chess kxo; do for _ in $(seq 50); do \
+    [ -c /dev/$d ] && break; sleep 0.1; done; chmod 0666 /dev/$d; done";
 const WORKERS: u32 = 64;
 const UIDS: u32 = 4;
 
