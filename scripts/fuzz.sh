@@ -49,7 +49,8 @@ for t in "${targets[@]}"; do
     if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" 2>/dev/null; rm -f fuzz-*.log; fi
     # Keep the stored corpus small: only the inputs that add coverage.
     rm -rf "out/fuzz/$t.merged" && mkdir -p "out/fuzz/$t.merged"
-    if nice -n 19 "$bin/$t" -merge=1 "out/fuzz/$t.merged" "tests/fuzz/corpus/$t" >>"$log.merge" 2>&1; then
+    if nice -n 19 "$bin/$t" -merge=1 -artifact_prefix="out/fuzz/$t/" "out/fuzz/$t.merged" \
+        "tests/fuzz/corpus/$t" >"$log.merge" 2>&1; then
         rm -rf "tests/fuzz/corpus/$t" && mv "out/fuzz/$t.merged" "tests/fuzz/corpus/$t"
     fi
     last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
