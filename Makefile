@@ -6,6 +6,8 @@
 #   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
 #   make bench             engine benchmarks against peer crates (host; reversi built for
 #                          x86-64 and for x86-64-v3)
+#   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
+#   make stress            the 5-minute 64-process stress in the VM (suite stress64)
 #   make clean
 
 LLVM ?= -19
@@ -13,7 +15,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check bench clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check bench fuzz stress clippy rustfmt clean
 
 all: modules
 
@@ -52,6 +54,14 @@ check:
 bench:
 	bash scripts/reversi-bench.sh
 	cargo run --release -q -p kgames-chess --example chess_bench
+
+# 64 processes over 4 uids for 5 minutes on all devices (tests/vmtest/src/stress64.rs).
+stress: setup modules tools
+	bash scripts/vm-run.sh --tests stress64
+
+# Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; the corpus grows in place.
+fuzz:
+	bash scripts/fuzz.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean

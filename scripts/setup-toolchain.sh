@@ -2,6 +2,7 @@
 # Installs the host toolchain for building the test kernel, the module and the VM runner.
 # Idempotent: every step checks first and does nothing when its piece is already there.
 # Debian packages come from the machine's own apt sources; nothing here names a registry host.
+# g++ compiles libFuzzer for `make fuzz` (libfuzzer-sys builds it from source).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -9,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BINDGEN_VERSION=0.73.2
 VIRTME_NG_VERSION=1.42
 DEBS=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio kmod
-      qemu-system-x86 busybox-static udev make gcc libc6-dev python3 python3-pip tmux)
+      qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux)
 
 missing=()
 for p in "${DEBS[@]}"; do

@@ -1,17 +1,20 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `othello`, `stress`; none = all). Runs as root in the guest with the module loaded; every test runs in
+//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all). Runs as root in the guest with the module loaded; every test runs in
 //! a forked child, which switches to its own uid before opening a device (so the tests also
 //! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
 
 mod chess;
 mod dev;
+mod fairness;
 mod kxo;
 mod kxo_agents;
 mod othello;
+mod procs;
 mod reversi;
 mod rules;
 mod stress;
+mod stress64;
 
 use std::io::Write;
 
@@ -55,30 +58,7 @@ pub fn same(what: &str, got: &[u8], want: &[u8]) -> Outcome {
 
 /// Runs `f` in a child process as `uid`.
 pub fn as_uid(uid: u32, f: fn() -> Outcome) -> Outcome {
-    // SAFETY: the child runs `f` and exits.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        // SAFETY: plain libc calls in the child.
-        let ok = unsafe { libc::setgid(uid) == 0 && libc::setuid(uid) == 0 };
-        let code = match (ok, if ok { f() } else { Ok(()) }) {
-            (true, Ok(())) => 0,
-            (_, Err(e)) => {
-                println!("# uid {uid}: {e}");
-                1
-            }
-            (false, _) => 1,
-        };
-        // SAFETY: ends the child.
-        unsafe { libc::_exit(code) };
-    }
-    let mut st = 0;
-    // SAFETY: waits for that child.
-    unsafe { libc::waitpid(pid, &mut st, 0) };
-    ensure!(
-        libc::WIFEXITED(st) && libc::WEXITSTATUS(st) == 0,
-        "child as uid {uid} failed"
-    );
-    Ok(())
+    procs::spawn_as(uid, f).and_then(procs::wait_ok)
 }
 
 fn run_one(t: &Test) -> Outcome {
@@ -135,7 +115,17 @@ fn main() {
     tests.extend(kxo_agents::tests());
     tests.extend(othello::tests());
     tests.extend(stress::tests());
-    tests.retain(|t| wanted.is_empty() || wanted.iter().any(|w| w == t.suite));
+    tests.extend(fairness::tests());
+    tests.extend(stress64::tests());
+    // Suites that run only when named (minutes long): `make stress`.
+    const ON_REQUEST: [&str; 1] = ["stress64"];
+    tests.retain(|t| {
+        if wanted.is_empty() {
+            !ON_REQUEST.contains(&t.suite)
+        } else {
+            wanted.iter().any(|w| w == t.suite)
+        }
+    });
     println!("TAP version 13");
     println!("1..{}", tests.len());
     let mut failed = 0;

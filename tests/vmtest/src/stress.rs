@@ -18,15 +18,21 @@ pub fn tests() -> Vec<Test> {
     }]
 }
 
-/// xorshift64*: a small deterministic generator for the test.
-struct Gen(u64);
+/// xorshift64*: a small deterministic generator for the tests.
+pub struct Gen(pub u64);
 
 impl Gen {
-    fn next(&mut self) -> u64 {
+    /// The next value.
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A uniform index below `n` (0 if `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
     }
 
     fn pick<'a>(&mut self, v: &[&'a [u8]]) -> &'a [u8] {

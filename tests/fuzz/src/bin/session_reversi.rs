@@ -1,0 +1,6 @@
+//! libFuzzer driver of the `session_reversi` target (see the crate documentation).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    kgames_fuzz::run("session_reversi", data);
+});
