@@ -50,6 +50,7 @@ check:
 
 bench:
 	cargo run --release -q -p kgames-reversi --example reversi_bench
+	cargo run --release -q -p kgames-chess --example chess_perft_bench
 	cargo run --release -q -p kgames-chess --example chess_bench
 
 clean:

@@ -374,7 +374,6 @@ impl Position {
             self.hash ^= zobrist::ep_file(ep);
         }
         self.ep_square = None;
-        self.hash ^= zobrist::castling(self.castling.0);
         self.halfmoves = self.halfmoves.saturating_add(1);
         if m.is_zeroing() {
             self.halfmoves = 0;
@@ -434,8 +433,13 @@ impl Position {
                 self.toggle(rook_to, rook);
             }
         }
-        self.castling.0 &= Castling::kept_after_touching(from) & Castling::kept_after_touching(to);
-        self.hash ^= zobrist::castling(self.castling.0);
+        let kept = self.castling.0
+            & Castling::kept_after_touching(from)
+            & Castling::kept_after_touching(to);
+        if kept != self.castling.0 {
+            self.hash ^= zobrist::castling(self.castling.0) ^ zobrist::castling(kept);
+            self.castling.0 = kept;
+        }
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }

@@ -55,7 +55,6 @@ pub const fn active_from_ns(busy_ns: u64, period_ns: u64) -> u64 {
     }
 }
 
-
 /// The three load averages of one agent kind and the CPU time it used in the current period.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoadAvg {

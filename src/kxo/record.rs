@@ -75,7 +75,6 @@ impl RecordBoard for Record {
     }
 }
 
-
 /// True when `next` is the board change right after `prev` in one game: the same game id,
 /// round and agents; one more move; the game was running; the new cell was empty before and
 /// is now held by the side whose turn it was (O on even plies); no other cell changed; the

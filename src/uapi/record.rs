@@ -150,7 +150,10 @@ impl Record {
 
     /// The agents of O and X, if both ids are known.
     pub const fn agents(&self) -> Option<(AgentKind, AgentKind)> {
-        match (AgentKind::from_id(self.o_agent), AgentKind::from_id(self.x_agent)) {
+        match (
+            AgentKind::from_id(self.o_agent),
+            AgentKind::from_id(self.x_agent),
+        ) {
             (Some(o), Some(x)) => Some((o, x)),
             _ => None,
         }
