@@ -109,12 +109,33 @@ pub struct SearchInfo {
     pub seldepth: u32,
 }
 
+/// The longest principal variation kept (moves).
+pub const MAX_PV: usize = 16;
+
+/// Told about every finished iteration of a search (a UCI front end prints `info` lines).
+pub trait Observer {
+    /// Iteration `info.depth` finished with `info.score` after `info.nodes` nodes; `pv` is
+    /// its principal variation (at least the best move).
+    fn iteration(&mut self, info: &SearchInfo, pv: &[Move]);
+}
+
+/// An [`Observer`] that ignores everything.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    fn iteration(&mut self, _: &SearchInfo, _: &[Move]) {}
+}
+
 /// Caller-owned search memory, options and the last search's facts.
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     plies: &'a mut [Ply],
     info: SearchInfo,
     pruning: bool,
+    keep_table: bool,
+    max_depth: u32,
+    pv: [Move; MAX_PV],
+    pv_len: usize,
 }
 
 impl<'a> SearchContext<'a> {
@@ -126,7 +147,31 @@ impl<'a> SearchContext<'a> {
             plies,
             info: SearchInfo::default(),
             pruning: true,
+            keep_table: false,
+            max_depth: MAX_PLY as u32,
+            pv: [Move::PLACEHOLDER; MAX_PV],
+            pv_len: 0,
         }
+    }
+
+    /// Keeps the transposition table's entries from the previous search (the table then
+    /// belongs to one game: the moves of that game profit from each other's work). Off by
+    /// default: the table is cleared at every search, so the move depends only on the game
+    /// and the budget. A node-budget search with a kept table is still deterministic for the
+    /// same sequence of searches.
+    pub fn set_keep_table(&mut self, on: bool) {
+        self.keep_table = on;
+    }
+
+    /// Stops iterative deepening after `depth` plies (1 and up; default and at most
+    /// `MAX_PLY - 1`).
+    pub fn set_max_depth(&mut self, depth: u32) {
+        self.max_depth = depth.max(1);
+    }
+
+    /// The principal variation of the last finished iteration (empty before any).
+    pub fn pv(&self) -> &[Move] {
+        self.pv.get(..self.pv_len).unwrap_or(&[])
     }
 
     /// Enables (the default) or disables the selective parts of the search: null-move
@@ -156,7 +201,18 @@ pub enum SearchResult {
 /// Chooses a move for the side to move of `game` within the budget of `meter`.
 /// Deterministic for a given game and node budget.
 pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>) -> SearchResult {
+    best_move_observed(game, ctx, meter, &mut NoObserver)
+}
+
+/// [`best_move`], telling `observer` about every finished iteration.
+pub fn best_move_observed(
+    game: &Game,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+    observer: &mut dyn Observer,
+) -> SearchResult {
     ctx.info = SearchInfo::default();
+    ctx.pv_len = 0;
     if game.is_over() {
         return SearchResult::NoMove;
     }
@@ -183,8 +239,10 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
     for p in ctx.plies.iter_mut() {
         p.killers = [0; 2];
     }
-    for e in ctx.tt.iter_mut() {
-        *e = TtEntry::EMPTY;
+    if !ctx.keep_table {
+        for e in ctx.tt.iter_mut() {
+            *e = TtEntry::EMPTY;
+        }
     }
     let mut s = Search {
         ctx,
@@ -203,8 +261,9 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
     if s.meter.check() == Some(Stop::Interrupted) {
         return SearchResult::Interrupted;
     }
+    let last_depth = (max_ply as i32 - 1).min(s.ctx.max_depth as i32);
     if max_ply >= 2 {
-        for depth in 1..max_ply as i32 {
+        for depth in 1..=last_depth {
             let found = s.root(depth);
             match s.meter.stopped() {
                 Some(Stop::Interrupted) => return SearchResult::Interrupted,
@@ -221,6 +280,9 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
                 best = m;
                 s.ctx.info.depth = depth as u32;
                 s.ctx.info.score = score;
+                s.ctx.info.nodes = s.meter.nodes();
+                s.collect_pv(m, depth as usize);
+                observer.iteration(&s.ctx.info, s.ctx.pv());
                 // A forced mate within the searched depth will not change.
                 if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
                     break;
@@ -302,6 +364,53 @@ fn score_from_tt(score: i16, ply: usize) -> i32 {
 impl Search<'_, '_, '_> {
     fn pos(&self, ply: usize) -> Option<&Position> {
         self.ctx.plies.get(ply).map(|p| &p.pos)
+    }
+
+    /// Fills the context's principal variation: `best`, then the table's moves as long as
+    /// they are legal and new, at most `depth` moves, using the plies beyond the root as
+    /// scratch space (free between iterations).
+    #[inline(never)]
+    fn collect_pv(&mut self, best: Move, depth: usize) {
+        self.ctx.pv[0] = best;
+        self.ctx.pv_len = 1;
+        let Some(root) = self.ctx.plies.first().map(|p| p.pos) else {
+            return;
+        };
+        let mut pos = root;
+        pos.play(best);
+        let mut seen = [0u64; MAX_PV];
+        seen[0] = root.hash();
+        while self.ctx.pv_len < MAX_PV.min(depth) {
+            let key = pos.hash();
+            if seen
+                .get(..self.ctx.pv_len)
+                .is_some_and(|s| s.contains(&key))
+            {
+                break;
+            }
+            let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get(i)) else {
+                break;
+            };
+            if e.key != key || e.mv == 0 {
+                break;
+            }
+            let packed = e.mv;
+            let Some(scratch) = self.ctx.plies.get_mut(1) else {
+                break;
+            };
+            pos.legal_moves(&mut scratch.moves);
+            let Some(m) = scratch.moves.iter().copied().find(|m| m.packed() == packed) else {
+                break;
+            };
+            if let Some(slot) = seen.get_mut(self.ctx.pv_len) {
+                *slot = key;
+            }
+            if let Some(slot) = self.ctx.pv.get_mut(self.ctx.pv_len) {
+                *slot = m;
+            }
+            self.ctx.pv_len += 1;
+            pos.play(m);
+        }
     }
 
     /// Sets up ply `ply + 1` as ply `ply` after its move `index`; returns that move.

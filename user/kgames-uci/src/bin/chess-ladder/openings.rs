@@ -1,0 +1,37 @@
+//! The fixed, varied openings the ladder starts its games from (UCI moves from the start
+//! position): open, semi-open, closed and flank games, 4 to 8 plies each. Game `2k` and
+//! `2k + 1` share opening `k`, with colours swapped.
+
+/// The openings: name and moves.
+pub const OPENINGS: [(&str, &str); 24] = [
+    ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+    ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"),
+    ("Scotch", "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4"),
+    ("Petrov", "e2e4 e7e5 g1f3 g8f6 f3e5 d7d6"),
+    ("King's Gambit", "e2e4 e7e5 f2f4 e5f4"),
+    (
+        "Sicilian Najdorf",
+        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6",
+    ),
+    (
+        "Sicilian Taimanov",
+        "e2e4 c7c5 g1f3 e7e6 d2d4 c5d4 f3d4 b8c6",
+    ),
+    ("French", "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6"),
+    ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5 e4e5 c8f5"),
+    ("Scandinavian", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5"),
+    ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6"),
+    ("Alekhine", "e2e4 g8f6 e4e5 f6d5 d2d4 d7d6"),
+    ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
+    ("Slav", "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6"),
+    ("Queen's Gambit Accepted", "d2d4 d7d5 c2c4 d5c4 g1f3 g8f6"),
+    ("King's Indian", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6"),
+    ("Nimzo-Indian", "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4"),
+    ("Grunfeld", "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5"),
+    ("Dutch", "d2d4 f7f5 g2g3 g8f6 f1g2 e7e6"),
+    ("Benoni", "d2d4 g8f6 c2c4 c7c5 d4d5 e7e6"),
+    ("London", "d2d4 d7d5 g1f3 g8f6 c1f4 c7c5"),
+    ("English", "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5"),
+    ("Reti", "g1f3 d7d5 c2c4 e7e6 g2g3 g8f6"),
+    ("Bird", "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6"),
+];
