@@ -51,6 +51,36 @@ impl Tally {
     }
 }
 
+/// The score the Elo difference `elo` predicts.
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The bounds of the sequential probability ratio test at alpha = beta = 0.05: below
+/// the first, H0 (the difference is `elo0`) is accepted; above the second, H1 (`elo1`).
+pub const SPRT_BOUNDS: (f64, f64) = (-2.944, 2.944);
+
+impl Tally {
+    /// The log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`) for these results, in
+    /// the normal approximation of the trinomial model (as fishtest's early SPRT).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return 0.0;
+        }
+        let m = self.score();
+        let var = (f64::from(self.wins) * (1.0 - m).powi(2)
+            + f64::from(self.draws) * (0.5 - m).powi(2)
+            + f64::from(self.losses) * m.powi(2))
+            / n;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of(elo0), score_of(elo1));
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+    }
+}
+
 /// The Elo difference that predicts the score `s`.
 pub fn elo_of(s: f64) -> f64 {
     if s <= 0.0 {
@@ -85,5 +115,18 @@ mod tests {
             losses: 0,
         };
         assert!(all.elo().unwrap().0.is_infinite());
+        // A clear lead accepts H1, a clear deficit H0.
+        let good = Tally {
+            wins: 120,
+            draws: 60,
+            losses: 60,
+        };
+        assert!(good.llr(0.0, 10.0) > SPRT_BOUNDS.1);
+        let bad = Tally {
+            wins: 60,
+            draws: 60,
+            losses: 120,
+        };
+        assert!(bad.llr(0.0, 10.0) < SPRT_BOUNDS.0);
     }
 }

@@ -40,6 +40,10 @@ struct Args {
     /// Our engine searches this many nodes per move instead of `movetime` (0: off).
     #[arg(long, default_value_t = 0)]
     nodes: u64,
+    /// Play against this UCI engine command instead of Stockfish (self-play: the previous
+    /// version), once, with `--nodes` for both when given; prints the SPRT(0, 10) status.
+    #[arg(long)]
+    opponent: Option<String>,
     /// The first opening used (to continue a ladder with other openings).
     #[arg(long, default_value_t = 0)]
     first_opening: usize,
@@ -106,7 +110,11 @@ fn play_game(
     } else {
         format!("movetime {}", args.movetime)
     };
-    let theirs_go = format!("movetime {}", args.movetime);
+    let theirs_go = if args.opponent.is_some() {
+        ours_go.clone()
+    } else {
+        format!("movetime {}", args.movetime)
+    };
     // Generous: a slow emulated CPU, a loaded machine. Beyond it the silent side forfeits.
     let patience = Duration::from_millis(args.movetime * 20 + 30_000);
     while !game.is_over() {
@@ -155,8 +163,17 @@ fn play_game(
 
 fn run() -> Result<(), String> {
     let args = Args::parse();
-    let stockfish = find_stockfish(args.stockfish.clone())
-        .ok_or("stockfish not found (scripts/setup-toolchain.sh installs it); use --stockfish")?;
+    let stockfish = match &args.opponent {
+        Some(cmd) => cmd.clone(),
+        None => find_stockfish(args.stockfish.clone()).ok_or(
+            "stockfish not found (scripts/setup-toolchain.sh installs it); use --stockfish",
+        )?,
+    };
+    let levels = if args.opponent.is_some() {
+        vec![0]
+    } else {
+        args.levels.clone()
+    };
     let engine = args.engine.clone().unwrap_or_else(default_engine);
     let mut ours = Client::start(&engine, &[])?;
     let budget = if args.nodes > 0 {
@@ -173,20 +190,22 @@ fn run() -> Result<(), String> {
         args.games
     );
     let mut table = Vec::new();
-    for &level in &args.levels {
+    for &level in &levels {
         let options = [
             ("Threads".to_string(), "1".to_string()),
             ("Hash".to_string(), "16".to_string()),
             ("Skill Level".to_string(), level.min(20).to_string()),
         ];
-        let mut theirs = Client::start(&stockfish, &options)?;
+        let mut theirs = match &args.opponent {
+            Some(cmd) => Client::start(cmd, &[])?,
+            None => Client::start(&stockfish, &options)?,
+        };
         let mut tally = Tally::default();
         for g in 0..args.games {
-            let index = (args.first_opening + g as usize / 2) % openings::OPENINGS.len();
-            let (name, opening) = openings::OPENINGS[index];
+            let (name, opening) = openings::opening(args.first_opening + g as usize / 2);
             let ours_white = g % 2 == 0;
             let (result, why, moves) =
-                play_game(&mut ours, &mut theirs, opening, ours_white, &args)?;
+                play_game(&mut ours, &mut theirs, &opening, ours_white, &args)?;
             match result {
                 Result3::Win => tally.wins += 1,
                 Result3::Draw => tally.draws += 1,
@@ -207,6 +226,23 @@ fn run() -> Result<(), String> {
         table.push((level, tally));
     }
     println!();
+    if args.opponent.is_some() {
+        if let Some((_, t)) = table.first() {
+            let llr = t.llr(0.0, 10.0);
+            let verdict = if llr >= elo::SPRT_BOUNDS.1 {
+                "H1 accepted (at least +10 Elo)"
+            } else if llr <= elo::SPRT_BOUNDS.0 {
+                "H0 accepted (not better)"
+            } else {
+                "undecided"
+            };
+            println!(
+                "SPRT(0, 10): LLR {llr:.2} in ({:.2}, {:.2}): {verdict}",
+                elo::SPRT_BOUNDS.0,
+                elo::SPRT_BOUNDS.1
+            );
+        }
+    }
     println!("| Skill Level | games | wins | draws | losses | score | Elo diff |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for (level, t) in &table {

@@ -1,6 +1,47 @@
 //! The fixed, varied openings the ladder starts its games from (UCI moves from the start
 //! position): open, semi-open, closed and flank games, 4 to 8 plies each. Game `2k` and
-//! `2k + 1` share opening `k`, with colours swapped.
+//! `2k + 1` share opening `k`, with colours swapped. Beyond the list, opening `k` is list
+//! entry `k mod 24` followed by two pseudo-random legal plies seeded by `k` (so long
+//! self-play matches at fixed node budgets do not repeat games).
+
+use kgames_chess::common::rng::Rng;
+use kgames_chess::game::Game;
+use kgames_chess::moves::MoveList;
+use kgames_chess::notation::parse_uci;
+
+/// Opening `k`: its name and UCI moves.
+pub fn opening(k: usize) -> (String, String) {
+    let (name, moves) = OPENINGS[k % OPENINGS.len()];
+    if k < OPENINGS.len() {
+        return (name.to_string(), moves.to_string());
+    }
+    let mut game = Game::new();
+    for m in moves.split_whitespace() {
+        if let Ok(mv) = parse_uci(game.position(), m.as_bytes()) {
+            game.play(mv);
+        }
+    }
+    let mut rng = Rng::new(k as u64);
+    let mut list = MoveList::new();
+    let mut all = moves.to_string();
+    for _ in 0..2 {
+        game.legal_moves(&mut list);
+        let Some(mv) = list.get(rng.below(list.len().max(1) as u32) as usize) else {
+            break;
+        };
+        game.play(mv);
+        all.push(' ');
+        all.push_str(&crate_uci(mv));
+    }
+    (format!("{name} #{}", k / OPENINGS.len()), all)
+}
+
+fn crate_uci(m: kgames_chess::moves::Move) -> String {
+    let mut buf = [0u8; 8];
+    let mut w = kgames_chess::common::text::BufWriter::new(&mut buf);
+    let _ = kgames_chess::notation::write_uci(m, &mut w);
+    String::from_utf8_lossy(w.as_bytes()).into_owned()
+}
 
 /// The openings: name and moves.
 pub const OPENINGS: [(&str, &str); 24] = [
