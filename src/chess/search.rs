@@ -19,7 +19,7 @@ use super::eval::{evaluate, VALUES};
 use super::game::Game;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::position::Position;
-use super::square::Role;
+use super::square::{Color, Role};
 use crate::common::budget::{Meter, Stop};
 
 /// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
@@ -27,6 +27,10 @@ pub const MATE: i32 = 30_000;
 const INFINITY: i32 = 31_000;
 /// Scores beyond this are mate scores.
 const MATE_BOUND: i32 = MATE - 1000;
+/// The reverse futility margin per remaining ply (centipawns).
+const FUTILITY_MARGIN: i32 = 90;
+/// The first half-width of the aspiration window (centipawns).
+const ASPIRATION: i32 = 25;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
 /// recursion: each level costs about 200 bytes of stack on x86-64 (negamax 192 bytes,
 /// quiescence 144 bytes, plus 64 bytes on null-move levels), so the worst case stays near
@@ -95,6 +99,63 @@ impl Default for Ply {
     }
 }
 
+/// The history heuristic's table (1.5 KiB): for each piece (colour and role) and target
+/// square, how often a quiet move of it caused a cut lately (bonuses minus penalties,
+/// bounded by +-[`HISTORY_MAX`]). Quiet moves are ordered by it. Optional: a context
+/// without one orders quiet moves in generation order.
+#[derive(Clone, Debug)]
+pub struct History {
+    table: [[i16; 64]; 12],
+}
+
+/// The bound of a history value.
+pub const HISTORY_MAX: i32 = 16384;
+
+impl History {
+    /// An empty table.
+    pub const EMPTY: History = History {
+        table: [[0; 64]; 12],
+    };
+
+    fn slot(&mut self, color: Color, m: Move) -> Option<&mut i16> {
+        let piece = color.index() * 6 + m.role().index();
+        self.table.get_mut(piece)?.get_mut(m.to().index())
+    }
+
+    fn get(&self, color: Color, m: Move) -> i32 {
+        let piece = color.index() * 6 + m.role().index();
+        self.table
+            .get(piece)
+            .and_then(|t| t.get(m.to().index()))
+            .map_or(0, |&h| i32::from(h))
+    }
+
+    /// Adds `bonus` (negative: a penalty) with gravity towards 0, so values stay within
+    /// +-HISTORY_MAX.
+    fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        if let Some(h) = self.slot(color, m) {
+            let v = i32::from(*h);
+            let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
+            *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+        }
+    }
+
+    /// Halves every value (between the moves of a game).
+    fn age(&mut self) {
+        for row in self.table.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 2;
+            }
+        }
+    }
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::EMPTY
+    }
+}
+
 /// Facts about the last search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -130,6 +191,7 @@ impl Observer for NoObserver {
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     plies: &'a mut [Ply],
+    history: Option<&'a mut History>,
     info: SearchInfo,
     pruning: bool,
     keep_table: bool,
@@ -145,6 +207,7 @@ impl<'a> SearchContext<'a> {
         SearchContext {
             tt,
             plies,
+            history: None,
             info: SearchInfo::default(),
             pruning: true,
             keep_table: false,
@@ -161,6 +224,12 @@ impl<'a> SearchContext<'a> {
     /// same sequence of searches.
     pub fn set_keep_table(&mut self, on: bool) {
         self.keep_table = on;
+    }
+
+    /// Orders quiet moves by the history heuristic kept in `history` (cleared at every
+    /// search, or halved when the table is kept: see [`SearchContext::set_keep_table`]).
+    pub fn set_history(&mut self, history: &'a mut History) {
+        self.history = Some(history);
     }
 
     /// Stops iterative deepening after `depth` plies (1 and up; default and at most
@@ -244,6 +313,14 @@ pub fn best_move_observed(
             *e = TtEntry::EMPTY;
         }
     }
+    let keep = ctx.keep_table;
+    if let Some(h) = ctx.history.as_deref_mut() {
+        if keep {
+            h.age();
+        } else {
+            *h = History::EMPTY;
+        }
+    }
     let mut s = Search {
         ctx,
         meter,
@@ -264,7 +341,7 @@ pub fn best_move_observed(
     let last_depth = (max_ply as i32 - 1).min(s.ctx.max_depth as i32);
     if max_ply >= 2 {
         for depth in 1..=last_depth {
-            let found = s.root(depth);
+            let found = s.aspiration(depth, s.ctx.info.score);
             match s.meter.stopped() {
                 Some(Stop::Interrupted) => return SearchResult::Interrupted,
                 Some(Stop::OutOfBudget) => {
@@ -309,10 +386,12 @@ const ORDER_TT: u8 = 250;
 const ORDER_QUEEN_PROMOTION: u8 = 200;
 const ORDER_CAPTURE: u8 = 100;
 const ORDER_KILLER: u8 = 90;
-const ORDER_QUIET: u8 = 10;
+/// Quiet moves: this plus the history value / 512, within 2..=ORDER_QUIET_MAX.
+const ORDER_QUIET: u8 = 50;
+const ORDER_QUIET_MAX: u8 = ORDER_KILLER - 2;
 const ORDER_UNDERPROMOTION: u8 = 1;
 
-fn order_key(m: Move, tt_move: u16, killers: [u16; 2]) -> u8 {
+fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     let packed = m.packed();
     if packed == tt_move {
         return ORDER_TT;
@@ -334,7 +413,7 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2]) -> u8 {
     } else if packed == killers[1] {
         ORDER_KILLER - 1
     } else {
-        ORDER_QUIET
+        (i32::from(ORDER_QUIET) + history / 512).clamp(2, i32::from(ORDER_QUIET_MAX)) as u8
     }
 }
 
@@ -426,13 +505,37 @@ impl Search<'_, '_, '_> {
         Some(m)
     }
 
+    /// The history update after a cut by the quiet move `index` of ply `ply`: a bonus of
+    /// depth squared for it, the same penalty for the quiet moves searched before it.
+    #[inline(never)]
+    fn reward_quiet(&mut self, ply: usize, index: usize, depth: i32) {
+        let (Some(history), Some(p)) = (self.ctx.history.as_deref_mut(), self.ctx.plies.get(ply))
+        else {
+            return;
+        };
+        let bonus = (depth * depth).min(400);
+        let color = p.pos.turn();
+        for (i, &m) in p.moves.iter().enumerate().take(index + 1) {
+            if m.is_tactical() {
+                continue;
+            }
+            history.update(color, m, if i == index { bonus } else { -bonus });
+        }
+    }
+
     /// Computes the ordering keys of ply `ply`'s moves.
     #[inline(never)]
     fn score_moves(&mut self, ply: usize, tt_move: u16) {
+        let history = self.ctx.history.as_deref();
         if let Some(p) = self.ctx.plies.get_mut(ply) {
             let killers = p.killers;
+            let color = p.pos.turn();
             for (key, &m) in p.order.iter_mut().zip(p.moves.iter()) {
-                *key = order_key(m, tt_move, killers);
+                let h = match history {
+                    Some(h) if !m.is_tactical() => h.get(color, m),
+                    _ => 0,
+                };
+                *key = order_key(m, tt_move, killers, h);
             }
         }
     }
@@ -485,12 +588,12 @@ impl Search<'_, '_, '_> {
         }
     }
 
-    /// Searches the root moves to `depth`; returns the best move and score found, or `None`
-    /// if stopped before the first move was fully searched.
-    fn root(&mut self, depth: i32) -> Option<(Move, i32)> {
+    /// Searches the root moves to `depth` in the window (`alpha`, `beta`); returns the best
+    /// move and score found (a score at or above `beta` is a lower bound: the search stopped
+    /// there), or `None` if no move scored above `alpha` (or the search stopped before the
+    /// first move was fully searched).
+    fn root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> Option<(Move, i32)> {
         let len = self.ctx.plies.first().map_or(0, |p| p.moves.len());
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
         let mut best: Option<(Move, i32, usize)> = None;
         for i in 0..len {
             let m = self.make(0, i)?;
@@ -510,6 +613,9 @@ impl Search<'_, '_, '_> {
             if score > alpha {
                 alpha = score;
                 best = Some((m, score, i));
+                if score >= beta {
+                    break;
+                }
             }
         }
         let (m, score, index) = best?;
@@ -523,6 +629,38 @@ impl Search<'_, '_, '_> {
             s.rotate_right(1);
         }
         Some((m, score))
+    }
+
+    /// One iteration at `depth` with aspiration windows: from depth 4 on, a window of
+    /// [`ASPIRATION`] around the previous iteration's score, widened fourfold on the side that
+    /// failed until the score falls inside (or the window is infinite).
+    fn aspiration(&mut self, depth: i32, previous: i32) -> Option<(Move, i32)> {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let found = self.root(depth, alpha, beta);
+            if self.meter.stopped().is_some() {
+                return found;
+            }
+            match found {
+                Some((_, score)) if score >= beta && beta < INFINITY => {
+                    beta = (score + delta).min(INFINITY);
+                }
+                None if alpha > -INFINITY => {
+                    alpha = (alpha - delta).max(-INFINITY);
+                }
+                other => return other,
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// True when ply `ply`'s position is a draw by rule: fifty moves, insufficient material,
@@ -673,6 +811,14 @@ impl Search<'_, '_, '_> {
                 }
             }
         }
+        // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
+        // a margin per ply is taken as a cut.
+        if self.ctx.pruning && !pv && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
+            let eval = self.static_eval(ply);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
         if self.ctx.pruning
             && !pv
             && !in_check
@@ -702,7 +848,7 @@ impl Search<'_, '_, '_> {
                 .plies
                 .get(ply)
                 .and_then(|p| p.order.get(i))
-                .is_some_and(|&k| k == ORDER_QUIET);
+                .is_some_and(|&k| k <= ORDER_QUIET_MAX);
             let reduction = if self.ctx.pruning
                 && i >= 3
                 && depth >= 3
@@ -748,6 +894,7 @@ impl Search<'_, '_, '_> {
                                     p.killers[0] = best_move;
                                 }
                             }
+                            self.reward_quiet(ply, i, depth);
                         }
                         break;
                     }
