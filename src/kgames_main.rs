@@ -22,12 +22,12 @@ mod kxo;
 #[path = "reversi/mod.rs"]
 #[allow(unreachable_pub, dead_code, unused_imports)]
 mod reversi;
-#[path = "uapi/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
-mod uapi;
 #[path = "session/mod.rs"]
 #[allow(unreachable_pub, dead_code, unused_imports)]
 mod session;
+#[path = "uapi/mod.rs"]
+#[allow(unreachable_pub, dead_code, unused_imports)]
+mod uapi;
 
 module! {
     type: kmod::KGames,
@@ -79,6 +79,22 @@ module! {
         kxo_workers: u32 {
             default: 4,
             description: "Parallel work items P of the kxo Monte Carlo player (1-10)",
+        },
+        kxo_mcts_iters: u32 {
+            default: 1000,
+            description: "MCTS iterations per move of the kxo AI-vs-AI games (1-100000; else EINVAL)",
+        },
+        kxo_td_kb: u32 {
+            default: 1024,
+            description: "Memory of the kxo TD agent's value table in KiB (16-65536; else EINVAL)",
+        },
+        kxo_td_games: u32 {
+            default: 100000,
+            description: "Self-play games pre-training the kxo TD agent after load (0-10000000; else EINVAL)",
+        },
+        test_fail_init: bool {
+            default: false,
+            description: "Test only: fail the load after every allocation (proves the error path frees them)",
         },
         test_warn: bool {
             default: false,

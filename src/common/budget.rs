@@ -82,6 +82,15 @@ impl Interrupt for NeverInterrupt {
     }
 }
 
+/// An interrupt that is always pending (tests: a search stopped by a signal at once).
+pub struct AlwaysInterrupt;
+
+impl Interrupt for AlwaysInterrupt {
+    fn pending(&mut self) -> bool {
+        true
+    }
+}
+
 /// A fake clock for tests: `ns_per_node` nanoseconds elapse per searched node.
 pub struct NodeClock {
     /// Simulated nanoseconds per node.

@@ -21,7 +21,7 @@ use kernel::{
         lock::{GlobalLock, GlobalLockBackend},
         Arc, CondVar, Mutex,
     },
-    time::{delay::fsleep, Delta, Instant, Monotonic},
+    time::{Instant, Monotonic},
 };
 
 use super::clock::{KernelClock, SignalInterrupt};
@@ -120,10 +120,88 @@ pub(crate) struct Games<G: Game> {
     slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
     limits: Limits,
     epoch: Option<Instant<Monotonic>>,
-    /// The search contexts not in use (`search_contexts` of them at load).
-    pool: KVec<Scratch<G>>,
+    /// The device's search contexts (set at load).
+    pool: Option<Arc<ContextPool<G>>>,
+}
+
+/// The preallocated search contexts of one device, with their own lock and a condition
+/// variable, so a writer waiting for a context sleeps until one is given back (the device
+/// table's global lock cannot be waited on).
+#[pin_data]
+pub(crate) struct ContextPool<G: Game> {
+    #[pin]
+    state: Mutex<PoolState<G>>,
+    /// Signalled whenever a context is given back.
+    #[pin]
+    freed: CondVar,
+}
+
+/// What the pool's mutex protects.
+///
+/// Invariant: `free.len() + searching.len()` is the number of contexts made at load, and
+/// both vectors keep the capacity reserved then (pushing never allocates).
+struct PoolState<G: Game> {
+    /// The contexts not in use.
+    free: KVec<Scratch<G>>,
     /// The uids with a search in flight: at most one search per user at a time.
     searching: KVec<u32>,
+}
+
+impl<G: Game> PoolState<G> {
+    /// A context for `uid`, unless none is free or `uid` already searches.
+    fn take(&mut self, uid: u32) -> Option<Scratch<G>> {
+        if self.searching.contains(&uid) {
+            return None;
+        }
+        let s = self.free.pop()?;
+        // Capacity for every context was reserved at load: no allocation, cannot fail.
+        let _ = self.searching.push(uid, GFP_KERNEL);
+        Some(s)
+    }
+}
+
+impl<G: Game> ContextPool<G> {
+    /// `contexts` contexts of `tt_entries` table entries each.
+    fn new_arc(contexts: usize, tt_entries: usize) -> Result<Arc<Self>> {
+        let mut free = KVec::with_capacity(contexts, GFP_KERNEL)?;
+        for _ in 0..contexts {
+            free.push(Scratch::new(tt_entries)?, GFP_KERNEL)?;
+        }
+        let searching = KVec::with_capacity(contexts, GFP_KERNEL)?;
+        Arc::pin_init(
+            pin_init!(Self {
+                state <- new_mutex!(PoolState { free, searching }),
+                freed <- new_condvar!(),
+            }),
+            GFP_KERNEL,
+        )
+    }
+
+    /// Waits (interruptibly: `ERESTARTSYS` on a signal) until a context is free and `uid`
+    /// has no other search in flight, and takes it.
+    fn take(&self, uid: u32) -> Result<Scratch<G>> {
+        let mut st = self.state.lock();
+        loop {
+            if let Some(s) = st.take(uid) {
+                return Ok(s);
+            }
+            if self.freed.wait_interruptible(&mut st) {
+                return Err(ERESTARTSYS);
+            }
+        }
+    }
+
+    /// Gives back a context taken by `uid` and wakes the waiters.
+    fn give(&self, uid: u32, s: Scratch<G>) {
+        let mut st = self.state.lock();
+        if let Some(i) = st.searching.iter().position(|&u| u == uid) {
+            let _ = st.searching.remove(i);
+        }
+        // `free` keeps its capacity from load: no allocation, cannot fail.
+        let _ = st.free.push(s, GFP_KERNEL);
+        drop(st);
+        self.freed.notify_all();
+    }
 }
 
 /// The preallocated memory of one CPU search.
@@ -153,32 +231,8 @@ impl<G: Game> Games<G> {
             slots: KVec::new(),
             limits: Limits { max_user_games: 1 },
             epoch: None,
-            pool: KVec::new(),
-            searching: KVec::new(),
+            pool: None,
         }
-    }
-
-    /// A search context for `uid`, unless none is free or `uid` already searches.
-    fn take_scratch(&mut self, uid: u32) -> Option<Scratch<G>> {
-        if self.searching.contains(&uid) {
-            return None;
-        }
-        // `searching` has room for every context (reserved at load), so this push succeeds.
-        self.searching.push(uid, GFP_KERNEL).ok()?;
-        let s = self.pool.pop();
-        if s.is_none() {
-            self.searching.pop();
-        }
-        s
-    }
-
-    /// Returns a context taken by `uid`.
-    fn give_scratch(&mut self, uid: u32, s: Scratch<G>) {
-        if let Some(i) = self.searching.iter().position(|&u| u == uid) {
-            let _ = self.searching.remove(i);
-        }
-        // `pool` keeps its capacity from load: no allocation, cannot fail.
-        let _ = self.pool.push(s, GFP_KERNEL);
     }
 
     fn now_ms(&self) -> u64 {
@@ -253,21 +307,15 @@ where
             max_user_games: cfg.max_user_games,
         };
         t.epoch = Some(Instant::now());
-        t.pool.clear();
-        t.searching.clear();
-        t.searching.reserve(cfg.search_contexts, GFP_KERNEL)?;
-        for _ in 0..cfg.search_contexts {
-            let s = Scratch::new(cfg.tt_entries)?;
-            t.pool.push(s, GFP_KERNEL)?;
-        }
+        t.pool = Some(ContextPool::new_arc(cfg.search_contexts, cfg.tt_entries)?);
         Ok(())
     }
 
-    /// Frees every game at unload.
+    /// Frees every game and the contexts (at unload, or when the load fails).
     fn clear_table() {
         let mut t = Self::games().lock();
-        t.slots.clear();
-        t.pool.clear();
+        t.slots = KVec::new();
+        t.pool = None;
     }
 }
 
@@ -379,6 +427,25 @@ where
         result
     }
 
+    /// `KGAMES_IOC_PRIVATE`: the file leaves its shared game (or its previous private game,
+    /// which is freed) for a new private game that lives until the file is closed.
+    pub(crate) fn make_private(&self) {
+        let mut inner = self.inner.lock();
+        let old = inner.owner;
+        inner.owner = Owner {
+            uid: old.uid,
+            private: NEXT_PRIVATE.fetch_add(1, Ordering::Relaxed),
+        };
+        let old_cell = inner.private.take();
+        inner.reply.detach();
+        drop(inner);
+        if old.private != 0 {
+            let removed = table::remove(&mut G::games().lock().slots, old);
+            drop(removed);
+        }
+        drop(old_cell);
+    }
+
     /// Reads this file's reply (taking the game's latest first if the file never wrote).
     pub(crate) fn read_reply(&self, iov: &mut IovIterDest<'_>) -> Result<usize> {
         let mut inner = self.inner.lock();
@@ -392,19 +459,13 @@ where
         give_reply(&mut inner.reply, iov)
     }
 
-    /// Waits (interruptibly) for a search context, searches, and returns the context.
+    /// Waits (interruptibly, on the pool's condition variable) for a search context,
+    /// searches, and gives the context back.
     fn think(copy: &G, uid: u32, budget: Budget) -> Result<Thought<G::Move>> {
-        let mut scratch = loop {
-            if let Some(s) = G::games().lock().take_scratch(uid) {
-                break s;
-            }
-            if kernel::current!().signal_pending() {
-                return Err(ERESTARTSYS);
-            }
-            fsleep(Delta::from_millis(5));
-        };
+        let pool = G::games().lock().pool.clone().ok_or(ENODEV)?;
+        let mut scratch = pool.take(uid)?;
         let thought = G::search(copy, &mut scratch.tt, &mut scratch.plies, budget);
-        G::games().lock().give_scratch(uid, scratch);
+        pool.give(uid, scratch);
         Ok(thought)
     }
 }
@@ -441,20 +502,7 @@ where
         if cmd != KGAMES_IOC_PRIVATE {
             return Err(ENOTTY);
         }
-        let mut inner = me.inner.lock();
-        let old = inner.owner;
-        inner.owner = Owner {
-            uid: old.uid,
-            private: NEXT_PRIVATE.fetch_add(1, Ordering::Relaxed),
-        };
-        let old_cell = inner.private.take();
-        inner.reply.detach();
-        drop(inner);
-        if old.private != 0 {
-            let removed = table::remove(&mut G::games().lock().slots, old);
-            drop(removed);
-        }
-        drop(old_cell);
+        me.make_private();
         Ok(0)
     }
 }

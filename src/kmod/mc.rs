@@ -1,30 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The parallel Monte Carlo player of the kxo human games: the free tiles are spread over P
-//! work items (`kxo_workers`, 1-10) on the kxo hub's own workqueue; the writer waits for all
-//! of them before it returns, and unloading destroys that queue (which waits for a work item
-//! still finishing), so no work outlives the module. Every tile has its own generator ([`tile_rng`]), so the move is the same
-//! for any P. A signal to the writer sets a cancel flag the work items check at every meter
-//! check (1024 playout moves); the writer still waits for them, then reports the interrupt.
+//! The parallel Monte Carlo player of the kxo human games: the free tiles are dealt over P
+//! work items (the game's `workers`, 1-10; [`deal`]) on the kxo hub's own workqueue, and the
+//! writer sleeps on the run's condition variable until all of them are done. Unloading
+//! destroys that queue (which waits for a work item still finishing), so no work outlives the
+//! module. Every tile has its own generator ([`tile_rng`]), so the move is the same for any P.
+//!
+//! A signal to the writer ends its interruptible wait: it sets the cancel flag, which the work
+//! items check at every meter check (1024 playout moves), waits (uninterruptibly, briefly)
+//! until they are gone, and reports the interrupt: nothing is played.
 
-use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use kernel::{
-    new_mutex,
+    new_condvar, new_mutex,
     prelude::*,
-    sync::{Arc, Mutex},
-    time::{delay::fsleep, Delta},
+    sync::{Arc, CondVar, Mutex},
     workqueue::{impl_has_work, new_work, Work, WorkItem},
 };
 
 use super::clock::KernelClock;
 use crate::common::budget::{Budget, Interrupt, Meter};
 use crate::kxo::board::Side;
-use crate::kxo::nxn::{pick, score_tile, tile_rng, BoardN, MAX_TILES};
+use crate::kxo::nxn::{deal, pick, score_tile, tile_rng, BoardN, Split, MAX_TILES};
 use crate::session::game::Thought;
+use crate::session::nxn_game::McMove;
 
-/// Work items per Monte Carlo move (set at load from `kxo_workers`).
-pub(crate) static WORKERS: AtomicUsize = AtomicUsize::new(4);
+/// What the run's mutex protects.
+struct McState {
+    /// Work items not finished yet.
+    remaining: usize,
+    /// The score of every tile scored so far.
+    scores: [Option<u32>; MAX_TILES],
+}
 
 /// What every work item of one move shares.
 #[pin_data]
@@ -36,10 +44,26 @@ struct McRun {
     budget: Budget,
     /// Set by the writer on a signal: the work items stop at their next check.
     cancel: AtomicBool,
-    /// Work items not finished yet.
-    remaining: AtomicUsize,
     #[pin]
-    scores: Mutex<[Option<u32>; MAX_TILES]>,
+    state: Mutex<McState>,
+    /// Signalled by each work item as it finishes.
+    #[pin]
+    done: CondVar,
+}
+
+impl McRun {
+    /// One work item is finished (scored, cancelled or never queued).
+    fn finish_one(&self, scored: &[Option<u32>; MAX_TILES]) {
+        let mut st = self.state.lock();
+        for (dst, src) in st.scores.iter_mut().zip(scored.iter()) {
+            if src.is_some() {
+                *dst = *src;
+            }
+        }
+        st.remaining = st.remaining.saturating_sub(1);
+        drop(st);
+        self.done.notify_all();
+    }
 }
 
 /// One work item: a set of tiles to score.
@@ -93,40 +117,30 @@ impl WorkItem for McJob {
                 break;
             }
         }
-        {
-            let mut scores = run.scores.lock();
-            for (dst, src) in scores.iter_mut().zip(local.iter()) {
-                if src.is_some() {
-                    *dst = *src;
-                }
-            }
-        }
-        run.remaining.fetch_sub(1, Ordering::AcqRel);
+        run.finish_one(&local);
     }
 }
 
-/// The Monte Carlo move for the side to move of `board`, over P work items.
-pub(crate) fn choose(board: &BoardN, playouts: u8, seed: u64, budget: Budget) -> Thought<u8> {
+/// The Monte Carlo move for the side to move of `board`, over `workers` work items.
+pub(crate) fn choose(
+    board: &BoardN,
+    playouts: u8,
+    workers: u8,
+    seed: u64,
+    budget: Budget,
+) -> Thought<McMove> {
     let legal = board.legal_moves();
     if legal == 0 {
         return Thought::Pass;
     }
-    let workers = WORKERS.load(Ordering::Relaxed).clamp(1, 10);
-    // Deal the free tiles round-robin.
-    let mut groups = [0u64; 10];
-    let mut m = legal;
-    let mut k = 0;
-    while m != 0 {
-        let bit = m & m.wrapping_neg();
-        m &= m - 1;
-        if let Some(g) = groups.get_mut(k % workers) {
-            *g |= bit;
-        }
-        k += 1;
-    }
-    let jobs = groups.iter().filter(|g| **g != 0).count();
+    let groups = deal(legal, workers);
+    let split = Split::of(&groups);
+    let fallback = Thought::Move(McMove {
+        tile: legal.trailing_zeros() as u8,
+        split: Split::default(),
+    });
     let Some(hub) = super::kxo::KXO_HUB.lock().clone() else {
-        return Thought::Move(legal.trailing_zeros() as u8);
+        return fallback;
     };
     let run = match Arc::pin_init(
         pin_init!(McRun {
@@ -136,15 +150,19 @@ pub(crate) fn choose(board: &BoardN, playouts: u8, seed: u64, budget: Budget) ->
             seed,
             budget,
             cancel: AtomicBool::new(false),
-            remaining: AtomicUsize::new(jobs),
-            scores <- new_mutex!([None; MAX_TILES]),
+            state <- new_mutex!(McState {
+                remaining: usize::from(split.items),
+                scores: [None; MAX_TILES],
+            }),
+            done <- new_condvar!(),
         }),
         GFP_KERNEL,
     ) {
         Ok(r) => r,
         // No memory for the parallel run: play the lowest free tile (always legal).
-        Err(_) => return Thought::Move(legal.trailing_zeros() as u8),
+        Err(_) => return fallback,
     };
+    let none = [None; MAX_TILES];
     for &tiles in groups.iter().filter(|g| **g != 0) {
         let job_run = run.clone();
         let job = Arc::pin_init(
@@ -156,29 +174,30 @@ pub(crate) fn choose(board: &BoardN, playouts: u8, seed: u64, budget: Budget) ->
             GFP_KERNEL,
         );
         let queued = match job {
-            Ok(job) => hub.mc_queue.queue().enqueue(job).is_ok(),
+            Ok(job) => hub.mc_queue().queue().enqueue(job).is_ok(),
             Err(_) => false,
         };
         if !queued {
             // That group stays unscored.
-            run.remaining.fetch_sub(1, Ordering::AcqRel);
+            run.finish_one(&none);
         }
     }
-    // Wait for every work item; a signal cancels them (they stop at their next check).
+    // Sleep until every work item is done; a signal cancels them.
+    let mut st = run.state.lock();
     let mut interrupted = false;
-    while run.remaining.load(Ordering::Acquire) != 0 {
-        if !interrupted && kernel::current!().signal_pending() {
+    while st.remaining != 0 {
+        if interrupted {
+            run.done.wait(&mut st);
+        } else if run.done.wait_interruptible(&mut st) {
             interrupted = true;
             run.cancel.store(true, Ordering::Relaxed);
         }
-        fsleep(Delta::from_millis(1));
     }
     if interrupted {
         return Thought::Interrupted;
     }
-    let scores = run.scores.lock();
-    match pick(&scores[..]) {
-        Some(t) => Thought::Move(t),
-        None => Thought::Move(legal.trailing_zeros() as u8),
+    match pick(&st.scores[..]) {
+        Some(tile) => Thought::Move(McMove { tile, split }),
+        None => fallback,
     }
 }

@@ -3,24 +3,34 @@
 //! The device glue: a thin kernel shell around the `core`-only session layer.
 //!
 //! [`game_device`] serves every device that plugs a [`Game`](crate::session::game::Game) into
-//! the session layer (reversi, chess); [`kxo`] is `/dev/kxo`. [`clock`] gives the engines a
-//! monotonic clock and the signal check.
+//! the session layer (reversi, chess, the kxo human game); [`kxo`] is `/dev/kxo`'s file
+//! operations, [`kxo_hub`] where its records go, [`kxo_runtime`] its timer-driven AI-vs-AI
+//! games, [`mc`] the parallel Monte Carlo player of its human games. [`owned_queue`] is the
+//! module's workqueue wrapper; [`clock`] gives the engines a monotonic clock and the signal
+//! check.
 
 pub(crate) mod clock;
 pub(crate) mod game_device;
 pub(crate) mod kxo;
+pub(crate) mod kxo_hub;
+pub(crate) mod kxo_runtime;
 pub(crate) mod mc;
+pub(crate) mod owned_queue;
 
 use kernel::{
     miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
     prelude::*,
 };
 
+use core::sync::atomic::Ordering;
+
 use crate::common::budget::Budget;
+use crate::kxo::{arena::Settings, mcts, td};
+use crate::module_parameters as params;
 use crate::session::{
     chess_game::Chess,
     game::Thought,
-    nxn_game::{Nxn, NXN_PLAYOUTS, NXN_SIZE},
+    nxn_game::{McMove, Nxn, NXN_PLAYOUTS, NXN_SEED, NXN_SIZE, NXN_WORKERS},
     reversi_game::Reversi,
     state::StatusExtra,
 };
@@ -52,9 +62,15 @@ impl DeviceGame for Nxn {
         }
     }
 
-    /// The Monte Carlo player over `kxo_workers` work items.
-    fn search(copy: &Self, _tt: &mut [()], _plies: &mut [()], budget: Budget) -> Thought<u8> {
-        mc::choose(copy.board(), copy.playouts(), copy.seed(), budget)
+    /// The Monte Carlo player over the game's work items.
+    fn search(copy: &Self, _tt: &mut [()], _plies: &mut [()], budget: Budget) -> Thought<McMove> {
+        mc::choose(
+            copy.board(),
+            copy.playouts(),
+            copy.workers(),
+            copy.seed(),
+            budget,
+        )
     }
 }
 
@@ -77,9 +93,73 @@ fn param(value: u32, lo: u32, hi: u32) -> usize {
     value.clamp(lo, hi) as usize
 }
 
-/// The module: the three registrations. Dropping it deregisters the devices (no file can be
-/// open: the module reference count prevents unloading) and then frees every game.
-#[pin_data(PinnedDrop)]
+/// A module parameter that must be in `lo..=hi`, else the load fails with `EINVAL`.
+fn checked(name: &str, value: u32, lo: u32, hi: u32) -> Result<u32> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        pr_err!("{}={} is out of range ({}-{})\n", name, value, lo, hi);
+        Err(EINVAL)
+    }
+}
+
+/// Everything the parameters decide, checked before anything is allocated.
+struct Plan {
+    limits: game_device::Config,
+    kxo: kxo_runtime::KxoConfig,
+}
+
+impl Plan {
+    fn from_parameters() -> Result<Plan> {
+        let limits = game_device::Config {
+            max_games: param(params::max_games.value(), 1, 4096),
+            max_user_games: param(params::max_user_games.value(), 1, 4096),
+            tt_entries: param(params::tt_entries.value(), 1024, 1 << 22),
+            search_contexts: param(params::search_contexts.value(), 1, 64),
+        };
+        let games = checked("kxo_games", params::kxo_games.value(), 1, 32)?;
+        let iterations = checked(
+            "kxo_mcts_iters",
+            params::kxo_mcts_iters.value(),
+            1,
+            mcts::MAX_ITERATIONS,
+        )?;
+        let td_kb = checked("kxo_td_kb", params::kxo_td_kb.value(), 16, 65536)?;
+        let td_games = checked("kxo_td_games", params::kxo_td_games.value(), 0, 10_000_000)?;
+        let kxo = kxo_runtime::KxoConfig {
+            games: games as usize,
+            period_ms: params::kxo_period_ms.value().clamp(1, 10_000),
+            always: params::kxo_always.value(),
+            seed: u64::from(params::kxo_seed.value()),
+            settings: Settings {
+                mcts_iterations: iterations,
+                mc_playouts: params::kxo_playouts.value().clamp(1, 100),
+            },
+            td_entries: td::entries_for_kb(td_kb),
+            td_games,
+        };
+        Ok(Plan { limits, kxo })
+    }
+}
+
+/// Frees the device tables and forgets the kxo hub when dropped: the last field of
+/// [`KGames`] (dropped after the devices are deregistered and the kxo machine has stopped),
+/// and the guard of every error path of the load (made before the first allocation).
+struct Tables;
+
+impl Drop for Tables {
+    fn drop(&mut self) {
+        Reversi::clear_table();
+        Chess::clear_table();
+        Nxn::clear_table();
+        *kxo::KXO_HUB.lock() = None;
+    }
+}
+
+/// The module: the three registrations, the kxo machine and the tables. Dropping it
+/// deregisters the devices (no file can be open: the module reference count prevents
+/// unloading), stops the kxo machine, then frees every game.
+#[pin_data]
 pub(crate) struct KGames {
     #[pin]
     reversi: MiscDeviceRegistration<GameFile<Reversi>>,
@@ -88,18 +168,14 @@ pub(crate) struct KGames {
     #[pin]
     kxo: MiscDeviceRegistration<kxo::KxoFile>,
     /// The kxo games; dropped after the devices are deregistered.
-    kxo_runtime: kxo::KxoRuntime,
+    kxo_runtime: kxo_runtime::KxoRuntime,
+    /// Frees the tables last.
+    tables: Tables,
 }
 
 impl kernel::InPlaceModule for KGames {
     fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
-        let limits = game_device::Config {
-            max_games: param(crate::module_parameters::max_games.value(), 1, 4096),
-            max_user_games: param(crate::module_parameters::max_user_games.value(), 1, 4096),
-            tt_entries: param(crate::module_parameters::tt_entries.value(), 1024, 1 << 22),
-            search_contexts: param(crate::module_parameters::search_contexts.value(), 1, 64),
-        };
-        if crate::module_parameters::test_warn.value() {
+        if params::test_warn.value() {
             // Test only: one deliberate warning, so the runner's detector is proven to work.
             kernel::warn_on!(true);
         }
@@ -110,54 +186,42 @@ impl kernel::InPlaceModule for KGames {
             kxo::KXO_HUB.init();
             NXN_GAMES.init();
         }
-        // The board size and playouts of the kxo human games (clamped to 3-6 and 1-100).
-        let n = crate::module_parameters::kxo_n.value().clamp(3, 6);
-        let t = crate::module_parameters::kxo_playouts.value().clamp(1, 100);
-        NXN_SIZE.store(
-            u8::try_from(n).unwrap_or(4),
-            core::sync::atomic::Ordering::Relaxed,
-        );
-        NXN_PLAYOUTS.store(
-            u8::try_from(t).unwrap_or(30),
-            core::sync::atomic::Ordering::Relaxed,
-        );
-        let kxo_games = crate::module_parameters::kxo_games.value();
-        let kxo_cfg = kxo::KxoConfig {
-            games: kxo_games as usize,
-            period_ms: crate::module_parameters::kxo_period_ms
-                .value()
-                .clamp(1, 10_000),
-            always: crate::module_parameters::kxo_always.value(),
-            seed: u64::from(crate::module_parameters::kxo_seed.value()),
-        };
-        let ready = Reversi::setup_table(limits)
-            .and_then(|()| Chess::setup_table(limits))
-            .and_then(|()| Nxn::setup_table(limits));
-        let runtime = if (1..=32).contains(&kxo_games) {
-            ready.and_then(|()| kxo::KxoRuntime::start(kxo_cfg))
-        } else {
-            pr_err!("kxo_games={} is out of range (1-32)\n", kxo_games);
-            Err(EINVAL)
-        };
-        if let Ok(rt) = &runtime {
+        // Every parameter is checked before anything is allocated.
+        let plan = Plan::from_parameters();
+        let tables = Tables;
+        let runtime = plan.and_then(|plan| {
+            NXN_SIZE.store(
+                u8::try_from(params::kxo_n.value().clamp(3, 6)).unwrap_or(4),
+                Ordering::Relaxed,
+            );
+            NXN_PLAYOUTS.store(
+                u8::try_from(params::kxo_playouts.value().clamp(1, 100)).unwrap_or(30),
+                Ordering::Relaxed,
+            );
+            NXN_WORKERS.store(
+                u8::try_from(params::kxo_workers.value().clamp(1, 10)).unwrap_or(4),
+                Ordering::Relaxed,
+            );
+            NXN_SEED.store(u64::from(params::kxo_seed.value()), Ordering::Relaxed);
+            Reversi::setup_table(plan.limits)?;
+            Chess::setup_table(plan.limits)?;
+            Nxn::setup_table(plan.limits)?;
+            let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
             *kxo::KXO_HUB.lock() = Some(rt.hub());
-        }
+            if params::test_fail_init.value() {
+                // Test only: everything is allocated; the guards must free it all.
+                return Err(ENOMEM);
+            }
+            Ok(rt)
+        });
+        // On an error, `tables` (and a started runtime) are dropped here or by the
+        // initialiser's own clean-up of the fields it has made.
         try_pin_init!(Self {
+            tables,
             kxo_runtime: runtime?,
             reversi <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" }),
             chess <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"chess" }),
             kxo <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"kxo" }),
         })
-    }
-}
-
-#[pinned_drop]
-impl PinnedDrop for KGames {
-    fn drop(self: Pin<&mut Self>) {
-        Reversi::clear_table();
-        Chess::clear_table();
-        Nxn::clear_table();
-        // No file is open (the module is going): the files' references to the hub are gone.
-        *kxo::KXO_HUB.lock() = None;
     }
 }

@@ -670,13 +670,10 @@ mod tests {
 
     #[test]
     fn an_interrupt_discards_the_search() {
-        struct Now;
-        impl crate::common::budget::Interrupt for Now {
-            fn pending(&mut self) -> bool {
-                true
-            }
-        }
-        let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, Now);
+        let (mut c, mut i) = (
+            NodeClock { ns_per_node: 1 },
+            crate::common::budget::AlwaysInterrupt,
+        );
         let mut meter = Meter::new(Budget::Nodes(1 << 40), &mut c, &mut i);
         let mut agent = Negamax::new(vec![TtEntry::EMPTY; 64]);
         assert_eq!(agent.choose(&Board4::EMPTY, Side::O, &mut meter), None);

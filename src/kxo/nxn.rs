@@ -27,6 +27,10 @@ pub const MAX_N: u8 = 6;
 pub const MIN_PLAYOUTS: u8 = 1;
 /// Most playouts per tile.
 pub const MAX_PLAYOUTS: u8 = 100;
+/// The fewest work items of a parallel Monte Carlo move.
+pub const MIN_WORKERS: u8 = 1;
+/// The most work items of a parallel Monte Carlo move.
+pub const MAX_WORKERS: u8 = 10;
 /// Most tiles on a board (N = 6).
 pub const MAX_TILES: usize = (MAX_N as usize) * (MAX_N as usize);
 /// Most lines on a board (2N + 2 for N = 6).
@@ -282,6 +286,49 @@ pub fn parse_move(arg: &[u8]) -> Option<(u8, u8)> {
     match *arg {
         [c, b' ', r] => Some((digit(c)?, digit(r)?)),
         _ => None,
+    }
+}
+
+/// The free tiles of `legal` dealt round-robin (in tile order) to `workers` work items
+/// (clamped to 1..=10): item k gets the k-th, (k + P)-th, ... free tile. Items beyond the
+/// number of free tiles get none.
+pub fn deal(legal: u64, workers: u8) -> [u64; MAX_WORKERS as usize] {
+    let p = usize::from(workers.clamp(MIN_WORKERS, MAX_WORKERS));
+    let mut groups = [0u64; MAX_WORKERS as usize];
+    let mut m = legal;
+    let mut k = 0usize;
+    while m != 0 {
+        let bit = m & m.wrapping_neg();
+        m &= m - 1;
+        if let Some(g) = groups.get_mut(k % p) {
+            *g |= bit;
+        }
+        k += 1;
+    }
+    groups
+}
+
+/// How one Monte Carlo move was split: the work items that scored tiles and the number of
+/// tiles each scored (in item order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// Work items that scored at least one tile.
+    pub items: u8,
+    /// Tiles scored by item k (`tiles[k]`, k < `items`).
+    pub tiles: [u8; MAX_WORKERS as usize],
+}
+
+impl Split {
+    /// The split of the groups of [`deal`].
+    pub fn of(groups: &[u64; MAX_WORKERS as usize]) -> Split {
+        let mut s = Split::default();
+        for g in groups.iter().filter(|g| **g != 0) {
+            if let Some(t) = s.tiles.get_mut(usize::from(s.items)) {
+                *t = g.count_ones() as u8;
+                s.items += 1;
+            }
+        }
+        s
     }
 }
 

@@ -54,6 +54,17 @@ pub trait Game: Clone + Sized + Unpin {
     fn side_letter(side: Self::Side) -> u8;
     /// A new game from the start position, the human playing `human`.
     fn start(human: Self::Side) -> Self;
+    /// Parses the whole argument of `00` and starts the game it names: by default exactly
+    /// one side letter ([`Game::parse_side`]) and [`Game::start`]. `None` is INVFMT.
+    fn parse_new(arg: &[u8]) -> Option<(Self::Side, Self)> {
+        match arg {
+            [c] => {
+                let side = Self::parse_side(&[*c])?;
+                Some((side, Self::start(side)))
+            }
+            _ => None,
+        }
+    }
     /// A new game from the position given to `10`, or `None` when it is malformed or invalid.
     fn setup(arg: &[u8], human: Self::Side) -> Option<Self>;
     /// The `01` board before any game (only called when [`Self::BOARD_BEFORE_GAME`]).

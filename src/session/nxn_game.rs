@@ -1,24 +1,54 @@
 //! The N x N human-vs-CPU game of `/dev/kxo` (PROTOCOL.md section 3) behind the [`Game`]
 //! trait: N in a row wins, O moves first, the CPU is the Monte Carlo player.
 //!
-//! The board size N (3-6) and the playouts per tile T (1-100) are taken at each `00` from
-//! [`NXN_SIZE`] and [`NXN_PLAYOUTS`] (the module sets them from its parameters). `02 C R` is
+//! `00 X|O [N [T [P]]]` starts a game with board size N (3-6), playouts per tile T (1-100)
+//! and work items P (1-10); an omitted value comes from [`NXN_SIZE`], [`NXN_PLAYOUTS`] and
+//! [`NXN_WORKERS`] (the module parameters `kxo_n`, `kxo_playouts`, `kxo_workers`). `02 C R` is
 //! column C, row R; `04` (a pass) is ILLMOVE while the game runs (a move always exists);
 //! `07` lists the free tiles as `C R` pairs separated by commas.
+//!
+//! Seeds: each `00` takes the next value of a counter ([`NXN_STARTED`]) and mixes it with
+//! [`NXN_SEED`] (`kxo_seed`) into the game's seed; a move's playouts draw from the game seed
+//! and the ply. So two games differ even after the same moves, and a fixed `kxo_seed`
+//! replays the same games in the same order after a load.
 
 use core::fmt::Write;
-use core::sync::atomic::{AtomicU8, Ordering};
+use core::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
-use crate::common::budget::Meter;
+use crate::common::budget::{parse_decimal, Meter};
 use crate::kxo::board::{GameState, Side};
-use crate::kxo::nxn::{self, BoardN, MAX_N, MAX_PLAYOUTS, MIN_N, MIN_PLAYOUTS};
+use crate::kxo::nxn::{
+    self, deal, BoardN, Split, MAX_N, MAX_PLAYOUTS, MAX_WORKERS, MIN_N, MIN_PLAYOUTS, MIN_WORKERS,
+};
 
-/// The board size of the next `00` (clamped to 3-6).
+/// The board size of a `00` without N (clamped to 3-6).
 pub static NXN_SIZE: AtomicU8 = AtomicU8::new(4);
-/// The playouts per tile of the Monte Carlo player (clamped to 1-100).
+/// The playouts per tile of a `00` without T (clamped to 1-100).
 pub static NXN_PLAYOUTS: AtomicU8 = AtomicU8::new(30);
+/// The work items of a `00` without P (clamped to 1-10).
+pub static NXN_WORKERS: AtomicU8 = AtomicU8::new(4);
+/// The seed all game seeds derive from (`kxo_seed`).
+pub static NXN_SEED: AtomicU64 = AtomicU64::new(1);
+/// Games started since load (each `00` takes the next value).
+pub static NXN_STARTED: AtomicU64 = AtomicU64::new(0);
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value from `z`.
+const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The move the Monte Carlo player chose, with how its work was split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McMove {
+    /// The tile to play.
+    pub tile: u8,
+    /// The work items and the tiles each scored.
+    pub split: Split,
+}
 
 /// A game of N x N tic-tac-toe against the CPU.
 #[derive(Clone)]
@@ -26,10 +56,31 @@ pub struct Nxn {
     board: BoardN,
     human: Side,
     playouts: u8,
+    workers: u8,
+    seed: u64,
     plies: u32,
+    /// The split of the CPU's last move (no items before its first).
+    last_split: Split,
 }
 
 impl Nxn {
+    /// A new game with these settings (each clamped into its range) and the next seed.
+    pub fn new(human: Side, n: u8, playouts: u8, workers: u8) -> Nxn {
+        let n = n.clamp(MIN_N, MAX_N);
+        let started = NXN_STARTED.fetch_add(1, Ordering::Relaxed);
+        let seed = mix(NXN_SEED.load(Ordering::Relaxed) ^ mix(started.wrapping_add(1)));
+        Nxn {
+            // `n` is in range, so `new` succeeds; the 3 x 3 fallback only satisfies the types.
+            board: BoardN::new(n).unwrap_or(SMALLEST),
+            human,
+            playouts: playouts.clamp(MIN_PLAYOUTS, MAX_PLAYOUTS),
+            workers: workers.clamp(MIN_WORKERS, MAX_WORKERS),
+            seed,
+            plies: 0,
+            last_split: Split::default(),
+        }
+    }
+
     /// The board.
     pub fn board(&self) -> &BoardN {
         &self.board
@@ -40,9 +91,19 @@ impl Nxn {
         self.playouts
     }
 
-    /// The Monte Carlo seed of this position: deterministic play.
+    /// Work items per CPU move of this game.
+    pub fn workers(&self) -> u8 {
+        self.workers
+    }
+
+    /// The game's seed (see the module documentation).
+    pub fn game_seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The Monte Carlo seed of the move at this ply: the game seed and the ply.
     pub fn seed(&self) -> u64 {
-        (self.board.mask(Side::O) << 1) ^ self.board.mask(Side::X).rotate_left(37)
+        mix(self.seed ^ u64::from(self.plies).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
     fn result_word(&self) -> Word {
@@ -63,14 +124,26 @@ impl Nxn {
     }
 }
 
+/// One number of `00`'s optional arguments, in `lo..=hi`.
+fn number(arg: Option<&[u8]>, default: u8, lo: u8, hi: u8) -> Option<u8> {
+    let Some(digits) = arg else {
+        return Some(default);
+    };
+    let v = parse_decimal(digits, 3)?;
+    let v = u8::try_from(v).ok()?;
+    (lo..=hi).contains(&v).then_some(v)
+}
+
 const HELP: &str = "\
-00 X|O       new N x N game (N and the CPU's playouts are module parameters); O moves first
+00 X|O [N [T [P]]]  new game: you play X or O (O moves first) on N x N (3-6), the CPU with
+                    T playouts per tile (1-100) over P work items (1-10); omitted values are
+                    the module parameters kxo_n, kxo_playouts, kxo_workers
 01           the grid
 02 C R       the human plays column C, row R (0 to N-1)
 03           the CPU (Monte Carlo) moves
 04           pass: ILLMOVE while a move exists
 07           the free tiles, as C R pairs separated by commas
-09           status
+09           status (n, playouts, workers, and the last CPU move's split over work items)
 99           this help
 (files that never write are watchers and read 48-byte records of the AI-vs-AI games)
 ";
@@ -83,7 +156,7 @@ impl Game for Nxn {
 
     type Side = Side;
     type Input = (u8, u8);
-    type Move = u8;
+    type Move = McMove;
     type TtEntry = ();
     type Ply = ();
     const TT_EMPTY: () = ();
@@ -107,18 +180,43 @@ impl Game for Nxn {
     }
 
     fn start(human: Side) -> Self {
-        let n = NXN_SIZE.load(Ordering::Relaxed).clamp(MIN_N, MAX_N);
-        let playouts = NXN_PLAYOUTS
-            .load(Ordering::Relaxed)
-            .clamp(MIN_PLAYOUTS, MAX_PLAYOUTS);
-        // `n` is in range, so `new` succeeds; the 3 x 3 fallback only satisfies the types.
-        let board = BoardN::new(n).unwrap_or(SMALLEST);
-        Nxn {
-            board,
+        Nxn::new(
             human,
-            playouts,
-            plies: 0,
+            NXN_SIZE.load(Ordering::Relaxed),
+            NXN_PLAYOUTS.load(Ordering::Relaxed),
+            NXN_WORKERS.load(Ordering::Relaxed),
+        )
+    }
+
+    fn parse_new(arg: &[u8]) -> Option<(Side, Self)> {
+        let mut parts = arg.split(|&b| b == b' ');
+        let side = Self::parse_side(parts.next()?)?;
+        let n = number(
+            parts.next(),
+            NXN_SIZE.load(Ordering::Relaxed).clamp(MIN_N, MAX_N),
+            MIN_N,
+            MAX_N,
+        )?;
+        let t = number(
+            parts.next(),
+            NXN_PLAYOUTS
+                .load(Ordering::Relaxed)
+                .clamp(MIN_PLAYOUTS, MAX_PLAYOUTS),
+            MIN_PLAYOUTS,
+            MAX_PLAYOUTS,
+        )?;
+        let p = number(
+            parts.next(),
+            NXN_WORKERS
+                .load(Ordering::Relaxed)
+                .clamp(MIN_WORKERS, MAX_WORKERS),
+            MIN_WORKERS,
+            MAX_WORKERS,
+        )?;
+        if parts.next().is_some() {
+            return None;
         }
+        Some((side, Nxn::new(side, n, t, p)))
     }
 
     fn setup(_arg: &[u8], _human: Side) -> Option<Self> {
@@ -153,17 +251,27 @@ impl Game for Nxn {
         Err(Word::IllMove)
     }
 
-    fn think(&self, _tt: &mut [()], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<u8> {
+    /// The sequential form of the player (host tests): one "work item" scores every tile.
+    fn think(&self, _tt: &mut [()], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<McMove> {
         let side = self.board.side_to_move();
         match nxn::choose(&self.board, side, self.playouts, self.seed(), meter) {
-            Some(tile) => Thought::Move(tile),
+            Some(tile) => Thought::Move(McMove {
+                tile,
+                split: Split::of(&deal(self.board.legal_moves(), 1)),
+            }),
             None => Thought::Interrupted,
         }
     }
 
-    fn play_thought(&mut self, thought: Thought<u8>) -> Word {
+    fn play_thought(&mut self, thought: Thought<McMove>) -> Word {
         match thought {
-            Thought::Move(tile) => self.play(tile).unwrap_or(Word::IllMove),
+            Thought::Move(m) => {
+                let word = self.play(m.tile).unwrap_or(Word::IllMove);
+                if word != Word::IllMove {
+                    self.last_split = m.split;
+                }
+                word
+            }
             Thought::Pass | Thought::Interrupted => Word::IllMove,
         }
     }
@@ -192,12 +300,20 @@ impl Game for Nxn {
     fn write_status(&self, out: &mut Reply) {
         let _ = write!(
             out,
-            " turn={} n={} playouts={} plies={}",
+            " turn={} n={} playouts={} workers={} plies={}",
             char::from(self.board.side_to_move().letter()),
             self.board.size(),
             self.playouts,
+            self.workers,
             self.plies
         );
+        let s = &self.last_split;
+        if s.items > 0 {
+            let _ = write!(out, " last_items={} last_split=", s.items);
+            for (k, t) in s.tiles.iter().take(usize::from(s.items)).enumerate() {
+                let _ = write!(out, "{}{t}", if k == 0 { "" } else { "," });
+            }
+        }
     }
 }
 

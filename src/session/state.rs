@@ -156,12 +156,9 @@ impl<G: Game> Session<G> {
         }
         let word = match cmd.number {
             0 => {
-                let side = match cmd.args()? {
-                    [c] => G::parse_side(&[*c]).ok_or(Word::InvFmt)?,
-                    _ => return Err(Word::InvFmt),
-                };
+                let (side, game) = G::parse_new(cmd.args()?).ok_or(Word::InvFmt)?;
                 self.human = side;
-                self.game = Some(G::start(side));
+                self.game = Some(game);
                 Word::Ok
             }
             1 => {

@@ -2,6 +2,7 @@
 //! move's two phases, and that a rejected command changes nothing.
 
 extern crate std;
+use std::string::String;
 use std::vec::Vec;
 
 use super::chess_game::Chess;
@@ -372,4 +373,54 @@ fn nxn_game_against_the_monte_carlo_player() {
         }
     }
     panic!("the game did not end");
+}
+
+#[test]
+fn nxn_new_game_arguments_and_status() {
+    use super::nxn_game::Nxn;
+    let mut d = Driver::<Nxn>::new();
+    for bad in [
+        &b"00 X 7"[..],
+        b"00 X 2",
+        b"00 X 04",
+        b"00 X 4 0",
+        b"00 X 4 101",
+        b"00 X 4 30 0",
+        b"00 X 4 30 11",
+        b"00 X 4 30 2 1",
+        b"00 X  4",
+        b"00 X 4 ",
+        b"00 Y 4",
+        b"00 X a",
+    ] {
+        d.expect(bad, b"INVFMT\n");
+    }
+    d.expect(b"01", b"NOGAME\n");
+    d.expect(b"00 X 5 7 3", b"OK\n");
+    let status = String::from_utf8(d.run(b"09")).unwrap();
+    assert!(
+        status.contains(" n=5 playouts=7 workers=3 plies=0") && !status.contains("last_items"),
+        "{status}"
+    );
+    assert_eq!(
+        d.run(b"01").len(),
+        crate::kxo::nxn::grid_len(5),
+        "5 x 5 grid"
+    );
+    d.expect(b"03", b"OK\n");
+    let status = String::from_utf8(d.run(b"09")).unwrap();
+    // The host's sequential player is one work item over the 25 free tiles.
+    assert!(
+        status.contains(" plies=1 last_items=1 last_split=25"),
+        "{status}"
+    );
+    // Plain `00 X` keeps the defaults.
+    d.expect(b"00 X", b"OK\n");
+    let status = String::from_utf8(d.run(b"09")).unwrap();
+    assert!(status.contains(" n=4 playouts=30 workers=4 "), "{status}");
+    // Two games differ in their seeds, so the same moves need not get the same replies.
+    let side = crate::kxo::board::Side::X;
+    let (a, b) = (Nxn::start(side), Nxn::start(side));
+    assert_ne!(a.game_seed(), b.game_seed());
+    assert_ne!(a.seed(), b.seed());
 }

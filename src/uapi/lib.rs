@@ -3,6 +3,14 @@
 //! way in both builds.
 #![no_std]
 
+#[cfg(feature = "user")]
+extern crate std;
+
 #[path = "mod.rs"]
 pub mod uapi;
 pub use uapi::*;
+
+/// Safe wrappers of the ioctls for user space (feature `user`; not part of the module).
+#[cfg(feature = "user")]
+#[path = "user.rs"]
+pub mod user;

@@ -35,35 +35,66 @@ measure() {
     rmmod kgames && insmod "$repo/kgames.ko" kxo_games=$1 kxo_period_ms=$2 || return 1
     read -r b0 t0 < <(cpu_busy)
     local res; res=$(timeout $(($3 + 30)) "$kxocat" --check --timeout "$3") || { emit "# $res"; return 1; }
+    echo "$res" > "$out/measure.txt"
     read -r b1 t1 < <(cpu_busy)
     local recs; recs=$(sed -n 's/.* records=\([0-9]*\).*/\1/p' <<<"$res")
     emit "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
+    emit "# loads (1/5/15 min, CPUs): $("$kxocat" loads | tr -s ' ' | tr '\n' ';')"
     grep -q ' bad=0 ' <<<"$res"
 }
 if [ -x "$kxocat" ]; then
     check "kxo: 9 games at 100 ms for 10 s: every record checks, rate and CPU load measured" measure 9 100 10
     check "kxo: 32 games with the timer at 10 ms for 60 s: stream checks, no kernel warning" measure 32 10 60
+    check "kxo: the 60 s run saw all 25 pairings of the five agents" grep -q ' pairings=25 ' "$out/measure.txt"
     rmmod kgames
     check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=33 2>/dev/null"
     check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=0 2>/dev/null"
+    for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001; do
+        check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$repo/kgames.ko' $p 2>&1 | grep -qi 'invalid'"
+    done
+    # A load that fails after allocating everything frees everything: five such loads leave
+    # vmalloc and slab usage where they were (each load allocates over 10 MB).
+    kmem() { awk '/^(VmallocUsed|Slab):/ {s += $2} END {print s}' /proc/meminfo; }
+    noleak() {
+        local a b i
+        a=$(kmem)
+        for i in 1 2 3 4 5; do
+            insmod "$repo/kgames.ko" test_fail_init=1 2>/dev/null && { rmmod kgames; return 1; }
+        done
+        b=$(kmem)
+        emit "# five failed loads: vmalloc+slab ${a} kB before, ${b} kB after"
+        [ $((b - a)) -lt 4096 ]
+    }
+    check "kxo: a load failing after every allocation frees them all (vmalloc+slab unchanged)" noleak
     check "kxo: loads with kxo_always=1 and the games run without a watcher" insmod "$repo/kgames.ko" kxo_always=1 kxo_period_ms=10
     sleep 2
     check "kxo: unload while the games run is clean" rmmod kgames
-    # The Monte Carlo player: the same moves with 1 and with 10 work items.
+    # The Monte Carlo player: the same moves with 1 and with 10 work items (kxo_workers), and
+    # the work really split: 09 reports the items of each CPU move and the tiles each scored.
     mcgame() {
         rmmod kgames 2>/dev/null; insmod "$repo/kgames.ko" kxo_workers=$1 || return 1
         exec 3<>/dev/kxo
         echo "00 X" >&3; cat <&3
         for _ in 1 2 3 4 5 6 7 8; do
             echo 03 >&3; cat <&3
-            echo 07 >&3; first=$(cut -d, -f1 <&3)
+            echo 09 >&3; sed -n 's/.* \(workers=[0-9]*\).*\( last_items=[0-9]* last_split=[0-9,]*\).*/# \1\2/p' <&3
+            echo 07 >&3; first=$(cat <&3 | cut -d, -f1)
+            [ -n "$first" ] || break
             echo "02 $first" >&3; cat <&3
         done
         echo 01 >&3; cat <&3
         exec 3>&-
     }
-    mc_same() { local a b; a=$(mcgame 1) && b=$(mcgame 10) && [ "$a" = "$b" ] && grep -qE 'WIN|LOSE|TIE' <<<"$a"; }
-    check "kxo: the Monte Carlo player plays the same game with 1 and with 10 work items" mc_same
+    mc_same() {
+        local a b
+        a=$(mcgame 1) && b=$(mcgame 10) || return 1
+        emit "# P=1: $(grep '^#' <<<"$a" | head -2 | tr '\n' ' ')"
+        emit "# P=10: $(grep '^#' <<<"$b" | head -2 | tr '\n' ' ')"
+        [ "$(grep -v '^#' <<<"$a")" = "$(grep -v '^#' <<<"$b")" ] && grep -qE 'WIN|LOSE|TIE' <<<"$a" &&
+            grep -q '^# workers=1 last_items=1 last_split=16$' <<<"$a" &&
+            grep -q '^# workers=10 last_items=10 last_split=2,2,2,2,2,2,1,1,1,1$' <<<"$b"
+    }
+    check "kxo: the Monte Carlo player plays the same game with 1 and with 10 work items, split 1 and 10 ways" mc_same
     rmmod kgames 2>/dev/null
     check "kxo: loads again with defaults" insmod "$repo/kgames.ko"
     for d in reversi chess kxo; do chmod 0666 /dev/$d 2>/dev/null; done

@@ -66,7 +66,7 @@ impl Dev {
     /// Detaches the file to a private game.
     pub fn make_private(&mut self) -> Result<(), String> {
         // SAFETY: an ioctl without argument on an open descriptor.
-        let r = unsafe { libc::ioctl(self.f.as_raw_fd(), KGAMES_IOC_PRIVATE as _) };
+        let r = unsafe { libc::ioctl(self.f.as_raw_fd(), libc::c_ulong::from(KGAMES_IOC_PRIVATE)) };
         if r == 0 {
             Ok(())
         } else {

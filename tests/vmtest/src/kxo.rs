@@ -11,10 +11,9 @@ use std::time::{Duration, Instant};
 
 use kgames_kxo::kxo::record::{is_successor, RecordBoard};
 use kgames_uapi::ioctl::{
-    KXO_IOC_LOADS as IOC_LOADS, KXO_IOC_PAUSE as IOC_PAUSE, KXO_IOC_RESTART as IOC_RESTART,
-    KXO_IOC_RESUME as IOC_RESUME, KXO_IOC_STOP as IOC_STOP,
+    KXO_IOC_PAUSE as IOC_PAUSE, KXO_IOC_RESTART as IOC_RESTART, KXO_IOC_RESUME as IOC_RESUME,
+    KXO_IOC_STOP as IOC_STOP,
 };
-use kgames_uapi::load::KxoLoads;
 use kgames_uapi::record::Record;
 
 use crate::{ensure, Outcome, Test};
@@ -219,13 +218,7 @@ fn player_file(_: u32) -> Outcome {
 }
 
 fn ioctl(f: &File, req: u32) -> Result<(), i32> {
-    // SAFETY: a control ioctl without argument.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), req as _) };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0))
-    }
+    kgames_uapi::user::ioctl_none(f, req).map_err(|e| e.raw_os_error().unwrap_or(0))
 }
 
 fn non_root(_: u32) -> Outcome {
@@ -236,10 +229,7 @@ fn non_root(_: u32) -> Outcome {
             "ioctl {req:#x} by non-root"
         );
     }
-    let mut loads: KxoLoads = Default::default();
-    // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes into `loads`.
-    let r = unsafe { libc::ioctl(f.as_raw_fd(), IOC_LOADS as _, loads.as_mut_ptr()) };
-    ensure!(r == 0, "loads ioctl failed");
+    kgames_uapi::user::kxo_loads(&f).map_err(|e| format!("loads ioctl: {e}"))?;
     Ok(())
 }
 
@@ -292,6 +282,10 @@ fn control(_: u32) -> Outcome {
     // Resume: a snapshot (one record per game) arrives at once.
     ioctl(&c, IOC_RESUME).map_err(|e| format!("resume: {e}"))?;
     let snap = read_records(&mut w, 64).map_err(|e| format!("after resume: {e}"))?;
+    ensure!(
+        snap.iter().all(Record::is_snapshot),
+        "the resume snapshot is not flagged"
+    );
     let ids: BTreeSet<u16> = snap.iter().map(|r| r.game).collect();
     ensure!(
         ids.len() == usize::from(GAMES),

@@ -7,6 +7,7 @@
 mod chess;
 mod dev;
 mod kxo;
+mod kxo_agents;
 mod reversi;
 mod rules;
 mod stress;
@@ -130,6 +131,7 @@ fn main() {
     tests.extend(reversi::tests());
     tests.extend(chess::tests());
     tests.extend(kxo::tests());
+    tests.extend(kxo_agents::tests());
     tests.extend(stress::tests());
     tests.retain(|t| wanted.is_empty() || wanted.iter().any(|w| w == t.suite));
     println!("TAP version 13");

@@ -75,7 +75,7 @@ fn worker(seed: u64) -> Outcome {
                 // Detach to a private game, or reopen the file.
                 if g.next().is_multiple_of(2) {
                     // SAFETY: an ioctl without argument.
-                    unsafe { libc::ioctl(f.as_raw_fd(), KGAMES_IOC_PRIVATE as _) };
+                    unsafe { libc::ioctl(f.as_raw_fd(), libc::c_ulong::from(KGAMES_IOC_PRIVATE)) };
                 } else {
                     *f = std::fs::OpenOptions::new()
                         .read(true)

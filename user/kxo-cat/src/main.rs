@@ -7,26 +7,25 @@
 //! One line per record: `seq game round moves state o-agent x-agent lost board`, the board as
 //! 16 cells `O`, `X`, `.` row by row. `--check` verifies that every record is a legal successor
 //! of its game's previous one (or the start of a new round) and prints a summary line
-//! `games=G records=R rounds=N lost=L bad=B`; the exit status is 1 if any record was bad.
+//! `games=G records=R rounds=N lost=L bad=B pairings=P seconds=S moves=negamax:N,...` (P: the
+//! distinct (O agent, X agent) pairs seen playing; moves: the moves seen per agent); the exit
+//! status is 1 if any record was bad.
 //! `kxo-cat state` prints the machine's state (`KXO_IOC_STATE`). The record layout, the ioctl
 //! numbers and the agent names are `kgames_uapi`'s, the same definitions the module uses.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fs::OpenOptions;
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use kgames_kxo::kxo::record::{is_successor, RecordBoard};
 use kgames_uapi::agent::AgentKind;
-use kgames_uapi::ioctl::{
-    KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STATE, KXO_IOC_STOP,
-};
-use kgames_uapi::load::{hundredths, KxoLoads};
+use kgames_uapi::ioctl::{KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STOP};
+use kgames_uapi::load::hundredths;
 use kgames_uapi::record::Record;
-use kgames_uapi::state::KxoState;
+use kgames_uapi::user::{ioctl_none, kxo_loads, kxo_state};
 
 fn agent(id: u8) -> &'static str {
     AgentKind::from_id(id).map_or("?", AgentKind::name)
@@ -51,14 +50,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
         "stop" => KXO_IOC_STOP,
         "restart" => KXO_IOC_RESTART,
         "state" => {
-            let mut b = [0u8; KxoState::SIZE];
-            // SAFETY: the kernel writes `KxoState::SIZE` bytes (the size encoded in the
-            // number) into `b`, which is that long.
-            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_STATE as _, b.as_mut_ptr()) };
-            if r != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let s = KxoState::from_bytes(&b).ok_or(io::ErrorKind::InvalidData)?;
+            let s = kxo_state(&f)?;
             let agents: Vec<&str> = AgentKind::ALL
                 .iter()
                 .filter(|k| s.agents & (1 << k.id()) != 0)
@@ -78,13 +70,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             return Ok(());
         }
         _ => {
-            let mut loads: KxoLoads = Default::default();
-            // SAFETY: the kernel writes `size_of::<KxoLoads>()` bytes (the size encoded in
-            // the number) into `loads`, which is that long.
-            let r = unsafe { libc::ioctl(f.as_raw_fd(), KXO_IOC_LOADS as _, loads.as_mut_ptr()) };
-            if r != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            let loads = kxo_loads(&f)?;
             for (id, l) in loads.iter().enumerate() {
                 let h = hundredths;
                 println!(
@@ -101,10 +87,7 @@ fn control(cmd: &str, path: &str) -> io::Result<()> {
             return Ok(());
         }
     };
-    // SAFETY: a control ioctl without argument on an open descriptor.
-    if unsafe { libc::ioctl(f.as_raw_fd(), req as _) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
+    ioctl_none(&f, req)?;
     Ok(())
 }
 
@@ -153,6 +136,9 @@ fn main() -> ExitCode {
     };
     let t0 = Instant::now();
     let mut last: HashMap<u16, Record> = HashMap::new();
+    let mut pairings = BTreeSet::new();
+    // Moves seen per agent id (the mover of a record's last ply), snapshots excepted.
+    let mut moves = [0u64; AgentKind::COUNT];
     let (mut n, mut bad, mut rounds, mut lost) = (0u64, 0u64, 0u64, 0u64);
     let mut buf = [0u8; Record::SIZE * 16];
     let out = io::stdout();
@@ -177,6 +163,19 @@ fn main() -> ExitCode {
                 continue;
             };
             lost = r.lost;
+            if r.move_count > 0 {
+                pairings.insert((r.o_agent, r.x_agent));
+                if !r.is_snapshot() {
+                    let mover = if r.move_count % 2 == 1 {
+                        r.o_agent
+                    } else {
+                        r.x_agent
+                    };
+                    if let Some(m) = moves.get_mut(usize::from(mover)) {
+                        *m += 1;
+                    }
+                }
+            }
             if check {
                 let ok = match last.get(&r.game) {
                     None => r.is_consistent(),
@@ -192,9 +191,10 @@ fn main() -> ExitCode {
                     Some(p) if r.is_snapshot() => {
                         r.is_consistent() && (r.round != p.round || r.move_count >= p.move_count)
                     }
+                    // A new round starts from the empty board, unless records were lost.
                     Some(p) if r.round != p.round => {
                         rounds += 1;
-                        r.is_consistent() && r.move_count == 0
+                        r.is_consistent() && (r.move_count == 0 || r.lost > p.lost)
                     }
                     Some(p) => is_successor(p, &r) || (r.lost > p.lost && r.is_consistent()),
                 };
@@ -225,11 +225,17 @@ fn main() -> ExitCode {
         }
     }
     if check {
+        let per_agent: Vec<String> = AgentKind::ALL
+            .iter()
+            .map(|k| format!("{}:{}", k.name(), moves[usize::from(k.id())]))
+            .collect();
         let _ = writeln!(
             out,
-            "games={} records={n} rounds={rounds} lost={lost} bad={bad} seconds={}",
+            "games={} records={n} rounds={rounds} lost={lost} bad={bad} pairings={} seconds={} moves={}",
             last.len(),
-            t0.elapsed().as_secs()
+            pairings.len(),
+            t0.elapsed().as_secs(),
+            per_agent.join(",")
         );
     }
     if bad > 0 {

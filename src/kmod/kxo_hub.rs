@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The `/dev/kxo` hub: where the games' records go (every watcher's bounded queue, a
+//! [`Ring`] over a preallocated buffer), the control state (paused, stopped, restart
+//! generation), the per-agent load figures, and the TD agent's shared value table.
+
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+
+use kernel::{
+    new_condvar,
+    prelude::*,
+    sync::{CondVar, Mutex},
+    time::{Instant, Monotonic},
+};
+
+use super::owned_queue::OwnedQueue;
+use crate::common::rng::Rng;
+use crate::kxo::arena::{TdHost, ALL_AGENTS};
+use crate::kxo::board::{Board4, Side};
+use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
+use crate::kxo::ring::Ring;
+use crate::kxo::td::{TdEntry, TdTable};
+use crate::session::state::StatusExtra;
+use crate::uapi::agent::AgentKind;
+use crate::uapi::load::KxoLoads;
+use crate::uapi::record::Record;
+use crate::uapi::state::KxoState;
+
+/// Records queued per watcher; a slower watcher loses the oldest.
+pub(crate) const QUEUE_LEN: usize = 256;
+/// Most records returned by one `read`.
+pub(crate) const READ_BATCH: usize = 16;
+
+/// One watcher: its id, its ring and the ring's buffer.
+///
+/// Invariant: `buf.len() == QUEUE_LEN` (allocated at registration, never resized).
+struct Watcher {
+    id: u64,
+    ring: Ring,
+    buf: KVec<Record>,
+}
+
+/// What the hub's mutex protects.
+pub(crate) struct HubState {
+    watchers: KVec<Watcher>,
+    /// The latest record of every game (for snapshots).
+    latest: KVec<Record>,
+    seq: u64,
+    paused: bool,
+    next_id: u64,
+    loads: AgentLoads,
+    last_sample: Instant<Monotonic>,
+}
+
+impl HubState {
+    /// Queues a snapshot (every game's latest record, flagged) to `w`.
+    fn snapshot_to(w: &mut Watcher, latest: &[Record]) {
+        for r in latest {
+            let mut r = *r;
+            r.flags |= Record::FLAG_SNAPSHOT;
+            w.ring.push(&mut w.buf, r);
+        }
+    }
+}
+
+/// Where records go: the watchers' queues, and the control state.
+#[pin_data]
+pub(crate) struct Hub {
+    #[pin]
+    state: Mutex<HubState>,
+    #[pin]
+    readable: CondVar,
+    /// The TD agent's value table, shared by every game (learning from all of them).
+    #[pin]
+    td: Mutex<TdTable<KVVec<TdEntry>>>,
+    /// The TD table's pre-training is done: td joins the pairings.
+    td_ready: AtomicBool,
+    /// Unloading: no more moves.
+    stop: AtomicBool,
+    /// Stopped by `KXO_IOC_STOP`.
+    halted: AtomicBool,
+    /// Bumped by `KXO_IOC_RESTART`; a slot whose generation differs restarts its game.
+    generation: AtomicU32,
+    /// Registered watchers (readable from the timer).
+    watchers: AtomicUsize,
+    always: bool,
+    period_ms: u32,
+    /// The queue of the Monte Carlo work items of the human games (see `mc.rs`): owned by
+    /// the hub, which outlives every file, so destroying it at unload waits for them.
+    mc_queue: OwnedQueue,
+}
+
+/// The hub's parameters.
+pub(crate) struct HubConfig {
+    pub(crate) latest: KVec<Record>,
+    pub(crate) td_entries: usize,
+    pub(crate) always: bool,
+    pub(crate) period_ms: u32,
+}
+
+impl Hub {
+    /// A hub for the games whose first records are `cfg.latest`.
+    pub(crate) fn new(cfg: HubConfig) -> Result<impl PinInit<Self, Error>> {
+        let mut entries = KVVec::with_capacity(cfg.td_entries, GFP_KERNEL)?;
+        for _ in 0..cfg.td_entries {
+            entries.push(TdEntry::EMPTY, GFP_KERNEL)?;
+        }
+        let mc_queue = OwnedQueue::new(c"kgames_mc", 10)?;
+        Ok(try_pin_init!(Hub {
+            state <- kernel::new_mutex!(HubState {
+                watchers: KVec::new(),
+                latest: cfg.latest,
+                seq: 0,
+                paused: false,
+                next_id: 1,
+                loads: AgentLoads::ZERO,
+                last_sample: Instant::now(),
+            }),
+            readable <- new_condvar!(),
+            td <- kernel::new_mutex!(TdTable::new(entries)),
+            td_ready: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            halted: AtomicBool::new(false),
+            generation: AtomicU32::new(0),
+            watchers: AtomicUsize::new(0),
+            always: cfg.always,
+            period_ms: cfg.period_ms,
+            mc_queue,
+        }))
+    }
+
+    /// The Monte Carlo work items' queue.
+    pub(crate) fn mc_queue(&self) -> &OwnedQueue {
+        &self.mc_queue
+    }
+
+    /// True when the timer should queue moves.
+    pub(crate) fn should_move(&self) -> bool {
+        !self.stopping()
+            && !self.halted.load(Ordering::Relaxed)
+            && (self.always || self.watchers.load(Ordering::Relaxed) > 0)
+    }
+
+    /// Unloading.
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Marks the hub as unloading and wakes every reader.
+    pub(crate) fn shut_down(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.readable.notify_all();
+    }
+
+    /// The restart generation.
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    /// The agents the pairings draw from: all five once the TD table is trained.
+    pub(crate) fn agents(&self) -> u8 {
+        if self.td_ready.load(Ordering::Acquire) {
+            ALL_AGENTS
+        } else {
+            ALL_AGENTS & !(1 << AgentKind::TdLearning.id())
+        }
+    }
+
+    /// Publishes a record: numbers it, keeps it as its game's latest, and queues it to every
+    /// watcher unless paused.
+    pub(crate) fn publish(&self, mut r: Record) {
+        let mut st = self.state.lock();
+        st.seq = st.seq.wrapping_add(1);
+        r.seq = st.seq;
+        if let Some(l) = st.latest.get_mut(usize::from(r.game)) {
+            *l = r;
+        }
+        if !st.paused {
+            for w in st.watchers.iter_mut() {
+                w.ring.push(&mut w.buf, r);
+            }
+        }
+        drop(st);
+        self.readable.notify_all();
+    }
+
+    /// Adds `ns` of CPU time to `kind`'s load, sampling every 5 s.
+    pub(crate) fn account(&self, kind: AgentKind, ns: u64) {
+        let mut st = self.state.lock();
+        st.loads.account(kind, ns);
+        let since = st.last_sample.elapsed();
+        if since.as_millis() >= i64::from(SAMPLE_PERIOD_MS) {
+            st.loads
+                .sample(u64::try_from(since.as_nanos()).unwrap_or(0));
+            st.last_sample = Instant::now();
+        }
+    }
+
+    /// Registers a watcher (its queue starts with a snapshot); returns its id.
+    pub(crate) fn register(&self) -> Result<u64> {
+        let mut buf = KVec::with_capacity(QUEUE_LEN, GFP_KERNEL)?;
+        for _ in 0..QUEUE_LEN {
+            buf.push(Record::default(), GFP_KERNEL)?;
+        }
+        let mut st = self.state.lock();
+        st.watchers.reserve(1, GFP_KERNEL)?;
+        let id = st.next_id;
+        st.next_id = st.next_id.wrapping_add(1);
+        let mut w = Watcher {
+            id,
+            ring: Ring::EMPTY,
+            buf,
+        };
+        HubState::snapshot_to(&mut w, &st.latest);
+        st.watchers.push(w, GFP_KERNEL)?;
+        self.watchers.fetch_add(1, Ordering::Relaxed);
+        Ok(id)
+    }
+
+    /// Forgets watcher `id`.
+    pub(crate) fn unregister(&self, id: u64) {
+        let mut st = self.state.lock();
+        if let Some(i) = st.watchers.iter().position(|w| w.id == id) {
+            let _ = st.watchers.remove(i);
+            self.watchers.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Up to `max` queued records of watcher `id`, waiting unless `nonblock`.
+    pub(crate) fn take(
+        &self,
+        id: u64,
+        max: usize,
+        nonblock: bool,
+        out: &mut [Record; READ_BATCH],
+    ) -> Result<usize> {
+        let mut st = self.state.lock();
+        loop {
+            let w = st.watchers.iter_mut().find(|w| w.id == id).ok_or(EINVAL)?;
+            let mut n = 0;
+            while n < max.min(READ_BATCH) {
+                match (w.ring.pop(&w.buf), out.get_mut(n)) {
+                    (Some(r), Some(o)) => *o = r,
+                    _ => break,
+                }
+                n += 1;
+            }
+            if n > 0 {
+                return Ok(n);
+            }
+            if nonblock {
+                return Err(EAGAIN);
+            }
+            if self.readable.wait_interruptible(&mut st) {
+                return Err(ERESTARTSYS);
+            }
+        }
+    }
+
+    /// `KXO_IOC_PAUSE`.
+    pub(crate) fn pause(&self) {
+        self.state.lock().paused = true;
+    }
+
+    /// `KXO_IOC_RESUME`: publishing again, with a snapshot (flagged) to every watcher.
+    pub(crate) fn resume(&self) {
+        let mut st = self.state.lock();
+        if st.paused {
+            st.paused = false;
+            let HubState {
+                watchers, latest, ..
+            } = &mut *st;
+            for w in watchers.iter_mut() {
+                HubState::snapshot_to(w, latest);
+            }
+        }
+        drop(st);
+        self.readable.notify_all();
+    }
+
+    /// `KXO_IOC_STOP`.
+    pub(crate) fn halt(&self) {
+        self.halted.store(true, Ordering::Relaxed);
+    }
+
+    /// `KXO_IOC_RESTART`.
+    pub(crate) fn restart(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+        self.halted.store(false, Ordering::Relaxed);
+    }
+
+    /// The load figures (`KXO_IOC_LOADS`).
+    pub(crate) fn loads(&self) -> KxoLoads {
+        let loads = self.state.lock().loads;
+        let mut out: KxoLoads = [[0; 3]; AgentKind::COUNT];
+        for (dst, kind) in out.iter_mut().zip(AgentKind::ALL.iter()) {
+            *dst = loads.get(*kind).averages();
+        }
+        out
+    }
+
+    /// The machine's state (`KXO_IOC_STATE`).
+    pub(crate) fn machine_state(&self) -> KxoState {
+        let st = self.state.lock();
+        KxoState {
+            games: u32::try_from(st.latest.len()).unwrap_or(u32::MAX),
+            period_ms: self.period_ms,
+            watchers: u32::try_from(st.watchers.len()).unwrap_or(u32::MAX),
+            paused: u8::from(st.paused),
+            stopped: u8::from(self.halted.load(Ordering::Relaxed)),
+            always: u8::from(self.always),
+            agents: self.agents(),
+            seq: st.seq,
+            reserved: [0; 8],
+        }
+    }
+
+    /// The machine's figures for `09`.
+    pub(crate) fn write_status(&self, out: &mut StatusExtra) {
+        let s = self.machine_state();
+        let _ = core::fmt::Write::write_fmt(
+            out,
+            format_args!(
+                " ai_games={} watchers={} paused={} stopped={} seq={} td_ready={}",
+                s.games,
+                s.watchers,
+                s.paused,
+                s.stopped,
+                s.seq,
+                u8::from(self.td_ready.load(Ordering::Relaxed))
+            ),
+        );
+    }
+
+    /// Pre-trains the TD table by `games` more games; the lock is held for this chunk only.
+    pub(crate) fn td_train(&self, games: u32, rng: &mut Rng) {
+        self.td.lock().train(games, rng);
+    }
+
+    /// The TD table is trained: td joins the pairings.
+    pub(crate) fn td_done(&self) {
+        self.td_ready.store(true, Ordering::Release);
+    }
+
+    /// The TD table as the arena's [`TdHost`] (locked for each call).
+    pub(crate) fn td_host(&self) -> LockedTd<'_> {
+        LockedTd(&self.td)
+    }
+}
+
+/// The shared TD table, locked for each use by a game.
+pub(crate) struct LockedTd<'a>(&'a Mutex<TdTable<KVVec<TdEntry>>>);
+
+impl TdHost for LockedTd<'_> {
+    fn choose(&mut self, board: &Board4, side: Side, rng: &mut Rng) -> Option<u8> {
+        let mut t = self.0.lock();
+        TdHost::choose(&mut *t, board, side, rng)
+    }
+
+    fn learn(&mut self, rec: &Record) {
+        TdHost::learn(&mut *self.0.lock(), rec);
+    }
+}

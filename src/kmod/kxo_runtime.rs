@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The `/dev/kxo` AI-vs-AI machine: the hrtimer ([`Driver`]) fires every `kxo_period_ms`; in
+//! its (hard-irq) callback it only queues the work item of every idle game ([`Slot`]) on the
+//! module's own workqueue. A slot's work plays one step of its [`Match`] (process context, no
+//! lock held across the search but the slot's own) and publishes the record to the [`Hub`].
+//! A per-slot `busy` flag keeps one move in flight per game. At load a [`TdTrainer`] work
+//! item pre-trains the TD table in chunks (re-queueing itself between chunks); td joins the
+//! pairings when it is done.
+//!
+//! Unload order ([`KxoRuntime::drop`]): set the stop flag (the callback then no longer
+//! restarts itself, queued work returns at once, the trainer stops re-queueing), cancel the
+//! timer (waits for a running callback), destroy the workqueue (drains it), then drop the
+//! games and the hub.
+
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use kernel::{
+    impl_has_hr_timer, new_mutex,
+    prelude::*,
+    sync::{Arc, ArcBorrow, Mutex},
+    time::{
+        hrtimer::{
+            ArcHrTimerHandle, HrTimer, HrTimerCallback, HrTimerCallbackContext, HrTimerPointer,
+            HrTimerRestart, RelativeMode,
+        },
+        Delta, Instant, Monotonic,
+    },
+    workqueue::{impl_has_work, new_work, Work, WorkItem},
+};
+
+use super::clock::KernelClock;
+use super::kxo_hub::{Hub, HubConfig};
+use super::owned_queue::OwnedQueue;
+use crate::common::budget::NeverInterrupt;
+use crate::common::rng::Rng;
+use crate::kxo::arena::{Match, Memory, Settings, Step};
+use crate::kxo::mcts::{nodes_for, Node};
+use crate::kxo::negamax::{TtEntry, TT_DEFAULT_LEN};
+
+/// Pre-training games per work-item run (the lock on the TD table is held for one chunk).
+const TRAIN_CHUNK: u32 = 500;
+
+/// Parameters of `/dev/kxo` (validated by the caller).
+#[derive(Clone, Copy)]
+pub(crate) struct KxoConfig {
+    pub(crate) games: usize,
+    pub(crate) period_ms: u32,
+    pub(crate) always: bool,
+    pub(crate) seed: u64,
+    pub(crate) settings: Settings,
+    pub(crate) td_entries: usize,
+    pub(crate) td_games: u32,
+}
+
+/// What a slot's mutex protects: the match and its agents' preallocated memory.
+struct SlotGame {
+    game: Match,
+    tt: KVec<TtEntry>,
+    nodes: KVVec<Node>,
+}
+
+/// One AI-vs-AI game: its state, its work item and its in-flight flag.
+#[pin_data]
+pub(crate) struct Slot {
+    hub: Arc<Hub>,
+    settings: Settings,
+    /// A move of this game is queued or running.
+    busy: AtomicBool,
+    #[pin]
+    game: Mutex<SlotGame>,
+    #[pin]
+    work: Work<Slot>,
+}
+
+impl_has_work! {
+    impl HasWork<Self> for Slot { self.work }
+}
+
+impl WorkItem for Slot {
+    type Pointer = Arc<Slot>;
+
+    fn run(this: Arc<Slot>) {
+        let hub = &this.hub;
+        if !hub.stopping() {
+            let t0 = Instant::<Monotonic>::now();
+            let step = {
+                let mut g = this.game.lock();
+                let SlotGame { game, tt, nodes } = &mut *g;
+                let mut mem = Memory { tt, nodes };
+                let mut clock = KernelClock::new();
+                let mut never = NeverInterrupt;
+                let mut td = hub.td_host();
+                game.step(
+                    hub.generation(),
+                    hub.agents(),
+                    &this.settings,
+                    &mut mem,
+                    &mut td,
+                    &mut clock,
+                    &mut never,
+                )
+            };
+            match step {
+                Step::Restarted(rec) => hub.publish(rec),
+                Step::Moved(rec, kind) => {
+                    let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(0);
+                    hub.account(kind, ns);
+                    hub.publish(rec);
+                }
+                Step::Stalled => {}
+            }
+        }
+        this.busy.store(false, Ordering::Release);
+    }
+}
+
+/// The TD table's pre-training at load, in chunks of [`TRAIN_CHUNK`] games.
+#[pin_data]
+pub(crate) struct TdTrainer {
+    hub: Arc<Hub>,
+    queue: Arc<Driver>,
+    #[pin]
+    left: Mutex<(u32, Rng)>,
+    #[pin]
+    work: Work<TdTrainer>,
+}
+
+impl_has_work! {
+    impl HasWork<Self> for TdTrainer { self.work }
+}
+
+impl WorkItem for TdTrainer {
+    type Pointer = Arc<TdTrainer>;
+
+    fn run(this: Arc<TdTrainer>) {
+        if this.hub.stopping() {
+            return;
+        }
+        let more = {
+            let mut left = this.left.lock();
+            let (n, rng) = &mut *left;
+            let chunk = (*n).min(TRAIN_CHUNK);
+            this.hub.td_train(chunk, rng);
+            *n -= chunk;
+            *n > 0
+        };
+        if !more {
+            this.hub.td_done();
+            return;
+        }
+        let queue = this.queue.clone();
+        // Not pending while running, so this cannot fail; if it did, td would stay out.
+        let _ = queue.queue.queue().enqueue(this);
+    }
+}
+
+/// The timer and the games it drives.
+#[pin_data]
+pub(crate) struct Driver {
+    #[pin]
+    timer: HrTimer<Driver>,
+    slots: KVec<Arc<Slot>>,
+    queue: OwnedQueue,
+    hub: Arc<Hub>,
+    period: Delta,
+}
+
+impl_has_hr_timer! {
+    impl HasHrTimer<Self> for Driver {
+        mode: RelativeMode<Monotonic>, field: self.timer
+    }
+}
+
+impl HrTimerCallback for Driver {
+    type Pointer<'a> = Arc<Self>;
+
+    fn run(this: ArcBorrow<'_, Self>, mut ctx: HrTimerCallbackContext<'_, Self>) -> HrTimerRestart {
+        // Hard-irq context: atomics and queueing only.
+        if this.hub.stopping() {
+            return HrTimerRestart::NoRestart;
+        }
+        if this.hub.should_move() {
+            for s in this.slots.iter() {
+                if !s.busy.swap(true, Ordering::AcqRel)
+                    && this.queue.queue().enqueue(s.clone()).is_err()
+                {
+                    s.busy.store(false, Ordering::Release);
+                }
+            }
+        }
+        ctx.forward_now(this.period);
+        HrTimerRestart::Restart
+    }
+}
+
+/// Everything `/dev/kxo` runs; dropping it stops cleanly (see the module documentation).
+pub(crate) struct KxoRuntime {
+    timer: Option<ArcHrTimerHandle<Driver>>,
+    driver: Option<Arc<Driver>>,
+    hub: Arc<Hub>,
+}
+
+impl KxoRuntime {
+    /// Creates the games, starts the TD pre-training and the timer.
+    pub(crate) fn start(cfg: KxoConfig) -> Result<Self> {
+        let mut latest = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
+        let mut seeds = Rng::new(cfg.seed);
+        let no_td =
+            crate::kxo::arena::ALL_AGENTS & !(1 << crate::uapi::agent::AgentKind::TdLearning.id());
+        let mut games = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
+        for id in 0..cfg.games {
+            let id = u16::try_from(id).map_err(|_| EINVAL)?;
+            let mut tt = KVec::with_capacity(TT_DEFAULT_LEN, GFP_KERNEL)?;
+            for _ in 0..TT_DEFAULT_LEN {
+                tt.push(TtEntry::EMPTY, GFP_KERNEL)?;
+            }
+            let pool = nodes_for(cfg.settings.mcts_iterations);
+            let mut nodes = KVVec::with_capacity(pool, GFP_KERNEL)?;
+            for _ in 0..pool {
+                nodes.push(Node::EMPTY, GFP_KERNEL)?;
+            }
+            let game = Match::new(id, seeds.next_u64(), no_td);
+            latest.push(game.record(), GFP_KERNEL)?;
+            games.push(SlotGame { game, tt, nodes }, GFP_KERNEL)?;
+        }
+        let hub = Arc::pin_init(
+            Hub::new(HubConfig {
+                latest,
+                td_entries: cfg.td_entries,
+                always: cfg.always,
+                period_ms: cfg.period_ms,
+            })?,
+            GFP_KERNEL,
+        )?;
+        let mut slots = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
+        for g in games.into_iter() {
+            let slot_hub = hub.clone();
+            let slot = Arc::pin_init(
+                pin_init!(Slot {
+                    hub: slot_hub,
+                    settings: cfg.settings,
+                    busy: AtomicBool::new(false),
+                    game <- new_mutex!(g),
+                    work <- new_work!("kxo::Slot::work"),
+                }),
+                GFP_KERNEL,
+            )?;
+            slots.push(slot, GFP_KERNEL)?;
+        }
+        // One worker per game, and one more for the trainer.
+        let queue = OwnedQueue::new(c"kgames_kxo", cfg.games + 1)?;
+        let driver_hub = hub.clone();
+        let driver = Arc::pin_init(
+            pin_init!(Driver {
+                timer <- HrTimer::new(),
+                slots,
+                queue,
+                hub: driver_hub,
+                period: Delta::from_millis(i64::from(cfg.period_ms)),
+            }),
+            GFP_KERNEL,
+        )?;
+        if cfg.td_games == 0 {
+            hub.td_done();
+        } else {
+            let (trainer_hub, trainer_driver) = (hub.clone(), driver.clone());
+            let trainer = Arc::pin_init(
+                pin_init!(TdTrainer {
+                    hub: trainer_hub,
+                    queue: trainer_driver,
+                    left <- new_mutex!((cfg.td_games, Rng::new(cfg.seed ^ 0x7D))),
+                    work <- new_work!("kxo::TdTrainer::work"),
+                }),
+                GFP_KERNEL,
+            )?;
+            driver.queue.queue().enqueue(trainer).map_err(|_| EBUSY)?;
+        }
+        let timer = driver
+            .clone()
+            .start(Delta::from_millis(i64::from(cfg.period_ms)));
+        Ok(KxoRuntime {
+            timer: Some(timer),
+            driver: Some(driver),
+            hub,
+        })
+    }
+
+    /// The hub, for files.
+    pub(crate) fn hub(&self) -> Arc<Hub> {
+        self.hub.clone()
+    }
+}
+
+impl Drop for KxoRuntime {
+    fn drop(&mut self) {
+        // 1. The stop flag: the callback stops restarting itself, queued work returns at
+        //    once, the trainer stops re-queueing; readers wake up.
+        self.hub.shut_down();
+        // 2. Cancel the timer; waits for a running callback.
+        drop(self.timer.take());
+        // 3. Destroy the workqueue (draining it): dropping the last `Arc<Driver>` drops it.
+        //    The trainer holds a reference to the driver while queued, so draining the queue
+        //    (which runs it to its stop check) releases that reference first.
+        if let Some(d) = self.driver.take() {
+            d.queue_drain();
+        }
+        // 4. The games and the hub go with the remaining references.
+    }
+}
+
+impl Driver {
+    /// Waits until no work of this driver's queue is queued or running.
+    fn queue_drain(&self) {
+        // SAFETY: the queue is live (owned by `self`); `drain_workqueue` waits for its work,
+        // re-queued work included, and may sleep (process context: module unload).
+        unsafe { kernel::bindings::drain_workqueue(self.queue.raw()) };
+    }
+}
