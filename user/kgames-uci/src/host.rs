@@ -6,8 +6,7 @@ use kgames_chess::common::budget::{Budget, Clock, Meter, NeverInterrupt};
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
 use kgames_chess::search::{
-    best_move_observed, History, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry,
-    MAX_PLY,
+    best_move_observed, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry, MAX_PLY,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,7 +18,6 @@ use std::time::{Duration, Instant};
 struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
-    history: Box<History>,
 }
 
 /// The in-process engine.
@@ -51,7 +49,6 @@ impl Host {
             _ => Memory {
                 tt: vec![TtEntry::EMPTY; self.tt_entries],
                 plies: vec![Ply::EMPTY; MAX_PLY],
-                history: Box::new(History::EMPTY),
             },
         }
     }
@@ -120,7 +117,6 @@ fn search(
     let result = {
         let mut ctx = SearchContext::new(&mut memory.tt, &mut memory.plies);
         ctx.set_keep_table(keep);
-        ctx.set_history(&mut memory.history);
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);
         }
@@ -170,7 +166,6 @@ impl Engine for Host {
         self.wait();
         if let Some(m) = self.memory.as_mut() {
             m.tt.fill(TtEntry::EMPTY);
-            *m.history = History::EMPTY;
         }
         Ok(())
     }

@@ -22,9 +22,10 @@ struct Args {
     /// The device file (device mode).
     #[arg(long, default_value = "/dev/chess")]
     device: String,
-    /// Clear the transposition table before every move instead of keeping it for the game.
+    /// Keep the transposition table between the moves of a game (host mode; cleared by
+    /// `ucinewgame`). Off by default, like the kernel, which clears it at every search.
     #[arg(long)]
-    fresh_table: bool,
+    keep_table: bool,
 }
 
 /// The default `Hash` in MiB.
@@ -144,7 +145,7 @@ impl Session {
 fn main() {
     let args = Args::parse();
     let engine: Box<dyn Engine> = if args.host {
-        Box::new(host::Host::new(DEFAULT_HASH_MB, !args.fresh_table))
+        Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table))
     } else {
         eprintln!(
             "kgames-uci: device mode ({}) is not available in this build; use --host",
