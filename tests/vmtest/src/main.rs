@@ -11,6 +11,7 @@ mod kxo_agents;
 mod reversi;
 mod rules;
 mod stress;
+mod uci;
 
 use std::io::Write;
 

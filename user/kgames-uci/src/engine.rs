@@ -11,10 +11,14 @@ use kgames_chess::position::Position;
 use kgames_chess::search::MATE;
 use std::io::Write;
 
-/// The game as the GUI described it: the game after the `position` command's moves (with
-/// its repetition history).
+/// The game as the GUI described it: the start (a FEN or the start position), the moves
+/// from there, and the resulting game (with its repetition history).
 #[derive(Clone, Debug, Default)]
 pub struct Setup {
+    /// The FEN of the start, `None` for the standard start position.
+    pub fen: Option<String>,
+    /// The moves played from the start (legal, in UCI notation).
+    pub moves: Vec<String>,
     /// The game after those moves.
     pub game: Game,
 }
@@ -40,13 +44,18 @@ impl Setup {
                 }
             },
         };
-        let mut setup = Setup { game };
+        let mut setup = Setup {
+            fen: fen.map(str::to_string),
+            moves: Vec::new(),
+            game,
+        };
         for (i, text) in moves.iter().enumerate() {
             let parsed = kgames_chess::notation::parse_uci(setup.game.position(), text.as_bytes());
             let problem = match parsed {
                 Ok(_) if setup.game.is_over() => Some("the game is already over"),
                 Ok(m) => {
                     setup.game.play(m);
+                    setup.moves.push(uci(m));
                     None
                 }
                 Err(_) => Some("illegal or malformed move"),

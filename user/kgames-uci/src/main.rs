@@ -2,6 +2,7 @@
 //! the kernel's engine answers); `--host` runs the same engine crate in-process.
 //! See README.md (section "UCI").
 
+mod device;
 mod engine;
 mod host;
 mod protocol;
@@ -147,11 +148,13 @@ fn main() {
     let engine: Box<dyn Engine> = if args.host {
         Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table))
     } else {
-        eprintln!(
-            "kgames-uci: device mode ({}) is not available in this build; use --host",
-            args.device
-        );
-        std::process::exit(1);
+        match device::Device::open(&args.device) {
+            Ok(d) => Box::new(d),
+            Err(e) => {
+                eprintln!("kgames-uci: {e} (use --host to search in-process)");
+                std::process::exit(1);
+            }
+        }
     };
     let mut session = Session {
         engine,
