@@ -7,79 +7,14 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::notation::{parse_uci, write_uci};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use kgames_uci::client::Client;
 use std::time::{Duration, Instant};
 
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Uci {
-    fn start(args: &[&str]) -> Result<Uci, String> {
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-        let program = exe.with_file_name("kgames-uci");
-        let mut child = Command::new(&program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("start {}: {e}", program.display()))?;
-        let stdin = child.stdin.take().ok_or("stdin")?;
-        let stdout = child.stdout.take().ok_or("stdout")?;
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Uci {
-            child,
-            stdin,
-            lines,
-        })
-    }
-
-    fn send(&mut self, line: &str) -> Outcome {
-        writeln!(self.stdin, "{line}").map_err(|e| format!("send {line:?}: {e}"))
-    }
-
-    fn until(&mut self, prefix: &str, patience: Duration) -> Result<Vec<String>, String> {
-        let deadline = Instant::now() + patience;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|e| format!("no {prefix:?} ({e:?}) after {seen:?}"))?;
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return Ok(seen);
-            }
-        }
-    }
-
-    fn bestmove(&mut self, patience: Duration) -> Result<(String, Vec<String>), String> {
-        let lines = self.until("bestmove", patience)?;
-        let last = lines.last().cloned().unwrap_or_default();
-        let mv = last.split_whitespace().nth(1).unwrap_or("").to_string();
-        Ok((mv, lines))
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `kgames-uci` (next to this program) with `args`.
+fn start(args: &[&str]) -> Result<Client, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let program = exe.with_file_name("kgames-uci");
+    Client::spawn(&program.to_string_lossy(), args)
 }
 
 fn uci_text(m: kgames_chess::moves::Move) -> String {
@@ -94,9 +29,9 @@ fn uci_text(m: kgames_chess::moves::Move) -> String {
 /// come with an `info depth ... pv` line from `09`, and equal the move of `kgames-uci
 /// --host` with the module's table size (`Hash 1` = 65536 entries) at the same budget.
 pub fn whole_game(_: u32) -> Outcome {
-    let mut host = Uci::start(&["--host"])?;
+    let mut host = start(&["--host"])?;
     host.send("setoption name Hash value 1")?;
-    let mut e = Uci::start(&[])?;
+    let mut e = start(&[])?;
     e.send("uci")?;
     let id = e.until("uciok", Duration::from_secs(10))?;
     ensure!(
@@ -140,14 +75,10 @@ pub fn whole_game(_: u32) -> Outcome {
 /// `go infinite` does not end by itself; `stop` (the stop ioctl) makes the kernel's search
 /// return a legal move at once.
 pub fn stop_infinite(_: u32) -> Outcome {
-    let mut e = Uci::start(&[])?;
+    let mut e = start(&[])?;
     e.send("position startpos moves e2e4 e7e5")?;
     e.send("go infinite")?;
-    match e.lines.recv_timeout(Duration::from_millis(1500)) {
-        Ok(line) => ensure!(!line.starts_with("bestmove"), "ended early: {line}"),
-        Err(RecvTimeoutError::Timeout) => {}
-        Err(err) => return Err(format!("engine gone: {err:?}")),
-    }
+    e.none_within("bestmove", Duration::from_millis(1500))?;
     let start = Instant::now();
     e.send("stop")?;
     let (mv, _) = e.bestmove(Duration::from_secs(10))?;
@@ -161,6 +92,7 @@ pub fn stop_infinite(_: u32) -> Outcome {
         "illegal {mv:?}"
     );
     println!("# stop answered in {} ms", start.elapsed().as_millis());
-    e.send("quit")?;
+    let status = e.quit(Duration::from_secs(10))?;
+    ensure!(status.success(), "exit status {status}");
     Ok(())
 }

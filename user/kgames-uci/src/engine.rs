@@ -105,8 +105,20 @@ pub trait Engine {
     fn stop(&mut self);
     /// Waits for the search in flight, if any, to end by itself.
     fn wait(&mut self);
-    /// True while a search runs.
-    fn searching(&mut self) -> bool;
+    /// Whether the search thread has ended (`None`: no search was started since the last
+    /// wait).
+    fn finished(&self) -> Option<bool>;
+    /// True while a search runs (a finished one is joined).
+    fn searching(&mut self) -> bool {
+        match self.finished() {
+            Some(true) => {
+                self.wait();
+                false
+            }
+            Some(false) => true,
+            None => false,
+        }
+    }
 }
 
 /// Prints one line to standard output at once (the GUI reads line by line).

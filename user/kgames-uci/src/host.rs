@@ -206,14 +206,7 @@ impl Engine for Host {
         }
     }
 
-    fn searching(&mut self) -> bool {
-        match &self.worker {
-            Some(h) if h.is_finished() => {
-                self.wait();
-                false
-            }
-            Some(_) => true,
-            None => false,
-        }
+    fn finished(&self) -> Option<bool> {
+        self.worker.as_ref().map(JoinHandle::is_finished)
     }
 }

@@ -4,110 +4,51 @@
 use kgames_chess::game::Game;
 use kgames_chess::notation::parse_uci;
 use kgames_chess::position::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use kgames_uci::client::Client;
 use std::time::{Duration, Instant};
 
 /// Long enough for any search these tests start on a loaded machine.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+/// `kgames-uci --host` with the tests' patience: every failure is a panic.
+struct Engine(Client);
 
 impl Engine {
     fn start(extra: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kgames-uci"))
-            .arg("--host")
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start kgames-uci");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        let mut args = vec!["--host"];
+        args.extend_from_slice(extra);
+        Engine(Client::spawn(env!("CARGO_BIN_EXE_kgames-uci"), &args).expect("start"))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to the engine");
-        self.stdin.flush().expect("flush");
+        self.0.send(line).expect("write to the engine");
     }
 
     /// Reads lines until one starts with `prefix`; returns all lines read, that one last.
     fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(e) => panic!("no line starting with {prefix:?} ({e:?}); got {seen:?}"),
-            }
-        }
+        self.0
+            .until(prefix, PATIENCE)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Asserts that no line starting with `prefix` arrives within `wait`.
     fn none_within(&mut self, prefix: &str, wait: Duration) {
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => assert!(!line.starts_with(prefix), "unexpected {line:?}"),
-                Err(RecvTimeoutError::Timeout) => return,
-                Err(e) => panic!("engine gone: {e:?}"),
-            }
-        }
+        self.0
+            .none_within(prefix, wait)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// The move of the `bestmove` line that ends the current search.
     fn bestmove(&mut self) -> String {
-        let lines = self.until("bestmove");
-        let last = lines.last().expect("a line");
-        last.split_whitespace().nth(1).expect("a move").to_string()
+        self.0
+            .bestmove(PATIENCE)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0
     }
 
     fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + PATIENCE;
-        while Instant::now() < deadline {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("the engine did not quit");
-    }
-}
-
-impl Drop for Engine {
-    /// A failed test must not leave a searching engine behind.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.0.quit(PATIENCE).unwrap_or_else(|e| panic!("{e}"));
+        assert!(status.success(), "exit status {status}");
     }
 }
 

@@ -117,15 +117,15 @@ mod tests {
         assert!(all.elo().unwrap().0.is_infinite());
         // A clear lead accepts H1, a clear deficit H0.
         let good = Tally {
-            wins: 120,
-            draws: 60,
-            losses: 60,
+            wins: 240,
+            draws: 120,
+            losses: 120,
         };
         assert!(good.llr(0.0, 10.0) > SPRT_BOUNDS.1);
         let bad = Tally {
-            wins: 60,
-            draws: 60,
-            losses: 120,
+            wins: 120,
+            draws: 120,
+            losses: 240,
         };
         assert!(bad.llr(0.0, 10.0) < SPRT_BOUNDS.0);
     }

@@ -4,16 +4,15 @@
 //! threefold repetition), and prints per level wins, draws, losses, the score and the Elo
 //! difference with its 95% margin. See README.md (section "The match ladder").
 
-mod client;
 mod elo;
 mod openings;
 
 use clap::Parser;
-use client::Client;
 use elo::Tally;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::notation::parse_uci;
 use kgames_chess::square::Color;
+use kgames_uci::client::Client;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
