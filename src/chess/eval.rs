@@ -232,30 +232,25 @@ fn pawn_structure(pos: &Position, color: Color) -> (i32, i32) {
             eg += PASSED[1][rank & 7];
         }
     }
-    for file in 0..8u32 {
-        let on_file = (ours & Bitboard::file(file)).count() as i32;
-        if on_file == 0 {
-            continue;
-        }
-        if on_file > 1 {
-            mg += DOUBLED[0] * (on_file - 1);
-            eg += DOUBLED[1] * (on_file - 1);
-        }
-        let left = if file > 0 {
-            Bitboard::file(file - 1)
-        } else {
-            Bitboard::EMPTY
-        };
-        let right = if file < 7 {
-            Bitboard::file(file + 1)
-        } else {
-            Bitboard::EMPTY
-        };
-        if (ours & (left | right)).is_empty() {
-            mg += ISOLATED[0] * on_file;
-            eg += ISOLATED[1] * on_file;
-        }
-    }
+    // Files as a byte (bit f: a pawn on file f), and every square of those files.
+    let files = |b: Bitboard| {
+        let mut f = b.0;
+        f |= f >> 32;
+        f |= f >> 16;
+        f |= f >> 8;
+        f & 0xff
+    };
+    let own_files = files(ours);
+    // Pawns beyond the first on their file.
+    let doubled = ours.count() as i32 - own_files.count_ones() as i32;
+    mg += DOUBLED[0] * doubled;
+    eg += DOUBLED[1] * doubled;
+    // Pawns on files whose neighbours hold no own pawn.
+    let neighbours = (own_files << 1 | own_files >> 1) & 0xff;
+    let lonely = own_files & !neighbours;
+    let isolated = (ours.0 & lonely.wrapping_mul(0x0101_0101_0101_0101)).count_ones() as i32;
+    mg += ISOLATED[0] * isolated;
+    eg += ISOLATED[1] * isolated;
     (mg, eg)
 }
 

@@ -745,14 +745,14 @@ impl Search<'_, '_, '_> {
     /// (so a real move is assumed to as well). Only tried with pieces left (zugzwang is
     /// unlikely then) and a static evaluation at or above `beta`.
     #[inline(never)]
-    fn null_move_cuts(&mut self, ply: usize, depth: i32, beta: i32) -> bool {
+    fn null_move_cuts(&mut self, ply: usize, depth: i32, beta: i32, eval: i32) -> bool {
         let Some(p) = self.ctx.plies.get(ply) else {
             return false;
         };
         let pos = &p.pos;
         let us = pos.by_color(pos.turn());
         let pieces = us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King));
-        if p.after_null || pieces.is_empty() || evaluate(pos) < beta {
+        if p.after_null || pieces.is_empty() || eval < beta {
             return false;
         }
         let Some((head, tail)) = ply
@@ -813,19 +813,13 @@ impl Search<'_, '_, '_> {
         }
         // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
         // a margin per ply is taken as a cut.
-        if self.ctx.pruning && !pv && !in_check && depth <= 6 && beta.abs() < MATE_BOUND {
-            let eval = self.static_eval(ply);
-            if eval - FUTILITY_MARGIN * depth >= beta {
-                return eval;
-            }
+        // The static evaluation, where the pruning below uses it (computed once).
+        let selective = self.ctx.pruning && !pv && !in_check && beta.abs() < MATE_BOUND;
+        let eval = if selective { self.static_eval(ply) } else { 0 };
+        if selective && depth <= 6 && eval - FUTILITY_MARGIN * depth >= beta {
+            return eval;
         }
-        if self.ctx.pruning
-            && !pv
-            && !in_check
-            && depth >= 3
-            && beta.abs() < MATE_BOUND
-            && self.null_move_cuts(ply, depth, beta)
-        {
+        if selective && depth >= 3 && self.null_move_cuts(ply, depth, beta, eval) {
             return beta;
         }
         let count = self.generate(ply, false);

@@ -20,7 +20,7 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// back per move for the GUI's and the pipe's latency, and `fixed_nodes` (0: none) from the
 /// `Nodes` option.
 ///
-/// With a clock: an even share of the remaining time over the moves to go plus three
+/// `movetime` keeps back at most a twentieth of itself. With a clock: an even share of the remaining time over the moves to go plus three
 /// quarters of the increment, never more than a third of the remaining time (nine tenths
 /// when this is the last move before the time control), minus the overhead.
 pub fn limit(go: &Go, white_to_move: bool, overhead_ms: u64, fixed_nodes: u64) -> Limit {
@@ -34,7 +34,9 @@ pub fn limit(go: &Go, white_to_move: bool, overhead_ms: u64, fixed_nodes: u64) -
         return Limit::Infinite;
     }
     if let Some(ms) = go.movetime {
-        return Limit::Millis(ms.saturating_sub(overhead_ms).max(1));
+        // A fixed time per move is the GUI's own allowance: keep back only a twentieth
+        // (the search stops within a millisecond of its deadline).
+        return Limit::Millis(ms.saturating_sub(overhead_ms.min(ms / 20)).max(1));
     }
     let (time, inc) = if white_to_move {
         (go.wtime, go.winc)
@@ -103,7 +105,7 @@ mod tests {
             movetime: Some(100),
             ..Go::default()
         };
-        assert_eq!(limit(&go, true, 10, 0), Limit::Millis(90));
+        assert_eq!(limit(&go, true, 10, 0), Limit::Millis(95));
         assert_eq!(limit(&go, true, 10, 5000), Limit::Nodes(5000));
         let go = Go {
             nodes: Some(7),
