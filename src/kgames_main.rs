@@ -89,7 +89,7 @@ module! {
             description: "Memory of the kxo TD agent's value table in KiB (16-65536; else EINVAL)",
         },
         kxo_td_games: u32 {
-            default: 100000,
+            default: 20000,
             description: "Self-play games pre-training the kxo TD agent after load (0-10000000; else EINVAL)",
         },
         test_fail_init: bool {

@@ -88,6 +88,9 @@ pub(crate) struct Hub {
     /// The queue of the Monte Carlo work items of the human games (see `mc.rs`): owned by
     /// the hub, which outlives every file, so destroying it at unload waits for them.
     mc_queue: OwnedQueue,
+    /// The TD pre-training's queue (one high-priority worker, so training finishes within
+    /// seconds even when the games keep both CPUs busy); drained at unload.
+    td_queue: OwnedQueue,
 }
 
 /// The hub's parameters.
@@ -106,6 +109,7 @@ impl Hub {
             entries.push(TdEntry::EMPTY, GFP_KERNEL)?;
         }
         let mc_queue = OwnedQueue::new(c"kgames_mc", 10)?;
+        let td_queue = OwnedQueue::new_highpri(c"kgames_td", 1)?;
         Ok(try_pin_init!(Hub {
             state <- kernel::new_mutex!(HubState {
                 watchers: KVec::new(),
@@ -126,12 +130,18 @@ impl Hub {
             always: cfg.always,
             period_ms: cfg.period_ms,
             mc_queue,
+            td_queue,
         }))
     }
 
     /// The Monte Carlo work items' queue.
     pub(crate) fn mc_queue(&self) -> &OwnedQueue {
         &self.mc_queue
+    }
+
+    /// The TD pre-training's queue.
+    pub(crate) fn td_queue(&self) -> &OwnedQueue {
+        &self.td_queue
     }
 
     /// True when the timer should queue moves.

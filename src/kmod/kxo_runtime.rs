@@ -10,8 +10,8 @@
 //!
 //! Unload order ([`KxoRuntime::drop`]): set the stop flag (the callback then no longer
 //! restarts itself, queued work returns at once, the trainer stops re-queueing), cancel the
-//! timer (waits for a running callback), destroy the workqueue (drains it), then drop the
-//! games and the hub.
+//! timer (waits for a running callback), drain the TD queue, destroy the games' workqueue
+//! (drains it), then drop the games and the hub.
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
@@ -115,11 +115,11 @@ impl WorkItem for Slot {
     }
 }
 
-/// The TD table's pre-training at load, in chunks of [`TRAIN_CHUNK`] games.
+/// The TD table's pre-training at load, in chunks of [`TRAIN_CHUNK`] games, on the hub's
+/// high-priority TD queue.
 #[pin_data]
 pub(crate) struct TdTrainer {
     hub: Arc<Hub>,
-    queue: Arc<Driver>,
     #[pin]
     left: Mutex<(u32, Rng)>,
     #[pin]
@@ -149,9 +149,9 @@ impl WorkItem for TdTrainer {
             this.hub.td_done();
             return;
         }
-        let queue = this.queue.clone();
+        let hub = this.hub.clone();
         // Not pending while running, so this cannot fail; if it did, td would stay out.
-        let _ = queue.queue.queue().enqueue(this);
+        let _ = hub.td_queue().queue().enqueue(this);
     }
 }
 
@@ -248,8 +248,8 @@ impl KxoRuntime {
             )?;
             slots.push(slot, GFP_KERNEL)?;
         }
-        // One worker per game, and one more for the trainer.
-        let queue = OwnedQueue::new(c"kgames_kxo", cfg.games + 1)?;
+        // One worker per game.
+        let queue = OwnedQueue::new(c"kgames_kxo", cfg.games)?;
         let driver_hub = hub.clone();
         let driver = Arc::pin_init(
             pin_init!(Driver {
@@ -264,17 +264,16 @@ impl KxoRuntime {
         if cfg.td_games == 0 {
             hub.td_done();
         } else {
-            let (trainer_hub, trainer_driver) = (hub.clone(), driver.clone());
+            let trainer_hub = hub.clone();
             let trainer = Arc::pin_init(
                 pin_init!(TdTrainer {
                     hub: trainer_hub,
-                    queue: trainer_driver,
                     left <- new_mutex!((cfg.td_games, Rng::new(cfg.seed ^ 0x7D))),
                     work <- new_work!("kxo::TdTrainer::work"),
                 }),
                 GFP_KERNEL,
             )?;
-            driver.queue.queue().enqueue(trainer).map_err(|_| EBUSY)?;
+            hub.td_queue().queue().enqueue(trainer).map_err(|_| EBUSY)?;
         }
         let timer = driver
             .clone()
@@ -299,21 +298,11 @@ impl Drop for KxoRuntime {
         self.hub.shut_down();
         // 2. Cancel the timer; waits for a running callback.
         drop(self.timer.take());
-        // 3. Destroy the workqueue (draining it): dropping the last `Arc<Driver>` drops it.
-        //    The trainer holds a reference to the driver while queued, so draining the queue
-        //    (which runs it to its stop check) releases that reference first.
-        if let Some(d) = self.driver.take() {
-            d.queue_drain();
-        }
-        // 4. The games and the hub go with the remaining references.
-    }
-}
-
-impl Driver {
-    /// Waits until no work of this driver's queue is queued or running.
-    fn queue_drain(&self) {
-        // SAFETY: the queue is live (owned by `self`); `drain_workqueue` waits for its work,
-        // re-queued work included, and may sleep (process context: module unload).
-        unsafe { kernel::bindings::drain_workqueue(self.queue.raw()) };
+        // 3. Drain the TD queue: the trainer sees the flag and drops its hub reference here,
+        //    in process context (never the last one inside its own queue's work).
+        self.hub.td_queue().drain();
+        // 4. Destroy the games' workqueue (draining it): dropping the last `Arc<Driver>`.
+        drop(self.driver.take());
+        // 5. The games and the hub go with the remaining references.
     }
 }

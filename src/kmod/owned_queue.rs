@@ -20,18 +20,34 @@ unsafe impl Sync for OwnedQueue {}
 impl OwnedQueue {
     /// An unbound workqueue named `name` running at most `max_active` items at once.
     pub(crate) fn new(name: &'static CStr, max_active: usize) -> Result<Self> {
+        Self::with_flags(name, max_active, 0)
+    }
+
+    /// An unbound workqueue whose workers run at high priority (nice -20).
+    pub(crate) fn new_highpri(name: &'static CStr, max_active: usize) -> Result<Self> {
+        Self::with_flags(name, max_active, bindings::wq_flags_WQ_HIGHPRI)
+    }
+
+    fn with_flags(name: &'static CStr, max_active: usize, flags: u32) -> Result<Self> {
         let max = i32::try_from(max_active).map_err(|_| EINVAL)?;
         // SAFETY: the name is a NUL-terminated string without format conversions (the
         // callers pass literals without `%`), so no variadic arguments are read.
         let p = unsafe {
-            bindings::alloc_workqueue_noprof(name.as_char_ptr(), bindings::wq_flags_WQ_UNBOUND, max)
+            bindings::alloc_workqueue_noprof(
+                name.as_char_ptr(),
+                bindings::wq_flags_WQ_UNBOUND | flags,
+                max,
+            )
         };
         NonNull::new(p).map(OwnedQueue).ok_or(ENOMEM)
     }
 
-    /// The raw pointer, for the workqueue calls the `kernel` crate does not wrap.
-    pub(crate) fn raw(&self) -> *mut bindings::workqueue_struct {
-        self.0.as_ptr()
+    /// Waits until no work of this queue is queued or running (work queued by that work
+    /// included).
+    pub(crate) fn drain(&self) {
+        // SAFETY: by the type invariant the workqueue is live; `drain_workqueue` may sleep
+        // and its callers are in process context (module unload).
+        unsafe { bindings::drain_workqueue(self.0.as_ptr()) };
     }
 
     /// The queue, to enqueue work on.

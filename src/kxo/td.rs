@@ -34,7 +34,7 @@ pub const TRAIN_EPSILON_Q16: u32 = ONE / 8;
 /// Table memory by default (the module parameter `kxo_td_kb`), in KiB.
 pub const DEFAULT_KB: u32 = 1024;
 /// Pre-training games at load by default (the module parameter `kxo_td_games`).
-pub const DEFAULT_TRAIN_GAMES: u32 = 100_000;
+pub const DEFAULT_TRAIN_GAMES: u32 = 20_000;
 
 /// One table entry: a packed board, its value for O, and when it was last used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,8 +429,8 @@ mod tests {
     fn learning_beats_the_random_agent() {
         let mut t = TdTable::new(vec![TdEntry::EMPTY; entries_for_kb(DEFAULT_KB)]);
         let before = versus_random(&mut t, Side::X, 2000, 1, 0);
-        t.train(DEFAULT_TRAIN_GAMES, &mut Rng::new(2));
-        assert_eq!(t.games(), u64::from(DEFAULT_TRAIN_GAMES));
+        t.train(100_000, &mut Rng::new(2));
+        assert_eq!(t.games(), 100_000);
         let as_o = versus_random(&mut t, Side::O, 2000, 1, 0);
         let as_x = versus_random(&mut t, Side::X, 2000, 1, 0);
         std::eprintln!(
@@ -445,7 +445,7 @@ mod tests {
         // and far less after training.
         let mut blank = TdTable::without_prior(vec![TdEntry::EMPTY; entries_for_kb(DEFAULT_KB)]);
         let untrained = versus_random(&mut blank, Side::X, 2000, 1, 0);
-        blank.train(DEFAULT_TRAIN_GAMES, &mut Rng::new(2));
+        blank.train(100_000, &mut Rng::new(2));
         let trained = versus_random(&mut blank, Side::X, 2000, 1, 0);
         std::eprintln!("td without prior as X: untrained {untrained:?} trained {trained:?}");
         assert!(trained.2 * 2 < untrained.2, "{untrained:?} -> {trained:?}");

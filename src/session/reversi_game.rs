@@ -8,6 +8,7 @@ use crate::common::budget::Meter;
 use crate::reversi::bitboard::Squares;
 use crate::reversi::notation::{square_at, square_name};
 use crate::reversi::position::{Color, Position};
+use crate::reversi::search::WIN;
 use crate::reversi::search::{best_move, Outcome, SearchContext};
 use crate::reversi::tt::TtEntry;
 
@@ -19,6 +20,34 @@ enum Last {
     Square(u8),
 }
 
+/// A move the CPU chose, with its search's score (for `09`'s `score=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The square.
+    pub sq: u8,
+    /// The score in discs for the side that moved: the final disc difference when `exact`,
+    /// else the estimate (see [`disc_score`]).
+    pub score: i32,
+    /// True when the search solved the position.
+    pub exact: bool,
+}
+
+/// A search score in discs: an exact result as it is; a midgame score in eval units (100
+/// per disc) divided by 100, a game end found in the midgame tree as its final difference.
+/// Always within -64..=64.
+pub fn disc_score(score: i32, exact: bool) -> i32 {
+    let discs = if exact {
+        score
+    } else if score >= WIN - 64 {
+        score.saturating_sub(WIN)
+    } else if score <= 64 - WIN {
+        score.saturating_add(WIN)
+    } else {
+        score / 100
+    };
+    discs.clamp(-64, 64)
+}
+
 /// A reversi game against the CPU.
 #[derive(Clone)]
 pub struct Reversi {
@@ -26,6 +55,8 @@ pub struct Reversi {
     human: Color,
     last: Last,
     plies: u32,
+    /// The score of the last CPU search in this game, for `09` (`None` before any).
+    score: Option<(i32, bool)>,
 }
 
 impl Reversi {
@@ -77,7 +108,7 @@ impl Game for Reversi {
 
     type Side = Color;
     type Input = u8;
-    type Move = u8;
+    type Move = Searched;
     type TtEntry = TtEntry;
     type Ply = ();
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
@@ -105,6 +136,7 @@ impl Game for Reversi {
             human,
             last: Last::None,
             plies: 0,
+            score: None,
         }
     }
 
@@ -114,6 +146,7 @@ impl Game for Reversi {
             human,
             last: Last::None,
             plies: 0,
+            score: None,
         })
     }
 
@@ -154,19 +187,35 @@ impl Game for Reversi {
         Ok(self.advance(next, Last::Pass))
     }
 
-    fn think(&self, tt: &mut [TtEntry], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<u8> {
+    fn think(
+        &self,
+        tt: &mut [TtEntry],
+        _plies: &mut [()],
+        meter: &mut Meter<'_>,
+    ) -> Thought<Searched> {
         let mut ctx = SearchContext::new(tt);
         ctx.clear();
-        match best_move(&self.pos, &mut ctx, meter).outcome {
-            Outcome::Move(sq) => Thought::Move(sq),
+        let r = best_move(&self.pos, &mut ctx, meter);
+        match r.outcome {
+            Outcome::Move(sq) => Thought::Move(Searched {
+                sq,
+                score: disc_score(r.score, r.exact),
+                exact: r.exact,
+            }),
             Outcome::Pass => Thought::Pass,
             Outcome::Interrupted => Thought::Interrupted,
         }
     }
 
-    fn play_thought(&mut self, thought: Thought<u8>) -> Word {
+    fn play_thought(&mut self, thought: Thought<Searched>) -> Word {
         let (next, last) = match thought {
-            Thought::Move(sq) => (self.pos.play(sq), Last::Square(sq)),
+            Thought::Move(m) => {
+                let next = self.pos.play(m.sq);
+                if next.is_some() {
+                    self.score = Some((m.score, m.exact));
+                }
+                (next, Last::Square(m.sq))
+            }
             Thought::Pass => (self.pos.pass(), Last::Pass),
             Thought::Interrupted => (None, Last::None),
         };
@@ -206,5 +255,9 @@ impl Game for Reversi {
             self.pos.count_o(),
             self.plies
         );
+        if let Some((score, exact)) = self.score {
+            let mark = if exact { "!" } else { "" };
+            let _ = write!(out, " score={score:+}{mark}");
+        }
     }
 }

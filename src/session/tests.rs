@@ -424,6 +424,83 @@ fn nxn_game_against_the_monte_carlo_player() {
     panic!("the game did not end");
 }
 
+fn status(d: &mut Driver<Reversi>) -> std::string::String {
+    std::string::String::from_utf8(d.run(b"09")).unwrap()
+}
+
+#[test]
+fn reversi_status_carries_the_last_search_score() {
+    use crate::reversi::search::{solve, SearchContext};
+    let mut d = Driver::<Reversi>::new();
+    d.run(b"05 N3000");
+    d.run(b"00 O");
+    assert!(!status(&mut d).contains("score="), "no search yet");
+    d.expect(b"03", b"OK\n");
+    let s = status(&mut d);
+    let v = s
+        .split(' ')
+        .find_map(|kv| kv.strip_prefix("score="))
+        .unwrap();
+    assert!(!v.ends_with('!'), "a midgame estimate is not exact: {s}");
+    let n: i32 = v.parse().unwrap();
+    assert!((-64..=64).contains(&n) && v.starts_with(['+', '-']), "{s}");
+    // Near the end the search solves: the score is the exact result for the side that moved.
+    loop {
+        let pos = *d.s.game().unwrap().position();
+        assert!(!pos.is_over(), "the game ended early");
+        if pos.count_empty() <= 10 && pos.legal_moves() != 0 {
+            let mut tt = std::vec![crate::reversi::tt::TtEntry::EMPTY; 1 << 12];
+            let mut clock = NodeClock { ns_per_node: 1000 };
+            let mut never = NeverInterrupt;
+            let mut meter = Meter::new(
+                crate::common::budget::Budget::Nodes(1 << 40),
+                &mut clock,
+                &mut never,
+            );
+            let want = solve(&pos, &mut SearchContext::new(&mut tt), &mut meter)
+                .unwrap()
+                .score;
+            d.run(b"05 N100000000");
+            let cmd: &[u8] = if d.s.game().unwrap().human_to_move() {
+                b"08"
+            } else {
+                b"03"
+            };
+            d.run(cmd);
+            let s = status(&mut d);
+            assert!(s.contains(&std::format!(" score={want:+}! ")), "{s}");
+            break;
+        }
+        let cmd: &[u8] = if d.s.game().unwrap().human_to_move() {
+            b"08"
+        } else {
+            b"03"
+        };
+        if pos.legal_moves() == 0 {
+            d.run(if cmd == b"08" { b"04" } else { b"03" });
+        } else {
+            d.run(cmd);
+        }
+    }
+    // A new game forgets it.
+    d.run(b"00 X");
+    assert!(!status(&mut d).contains("score="));
+}
+
+#[test]
+fn disc_scores_from_search_scores() {
+    use super::reversi_game::disc_score;
+    use crate::reversi::search::WIN;
+    assert_eq!(disc_score(12, true), 12);
+    assert_eq!(disc_score(-64, true), -64);
+    assert_eq!(disc_score(1250, false), 12);
+    assert_eq!(disc_score(-99, false), 0);
+    assert_eq!(disc_score(WIN + 20, false), 20);
+    assert_eq!(disc_score(-WIN - 6, false), -6);
+    assert_eq!(disc_score(i32::MAX, false), 64);
+    assert_eq!(disc_score(i32::MIN, true), -64);
+}
+
 #[test]
 fn nxn_new_game_arguments_and_status() {
     use super::nxn_game::Nxn;

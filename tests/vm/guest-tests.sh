@@ -27,6 +27,30 @@ else
     notok "vmtest: $bin is not built"
 fi
 
+# xo-user in a real terminal (tmux) on the live device, as the unprivileged user of `make run`
+# (Ctrl-P freezes its display) and as root (Ctrl-P pauses the module): every check of
+# xo-user-tmux-test becomes one line here.
+xotest=$repo/target/release/xo-user-tmux-test
+xo_tmux() {
+    local who=$1 line n=0; shift
+    while IFS= read -r line; do
+        case "$line" in
+            "ok - "*) n=$((n + 1)); ok "xo-user in tmux as $who: ${line#ok - }" ;;
+            "not ok - "*) n=$((n + 1)); notok "xo-user in tmux as $who: ${line#not ok - }" ;;
+            "#"*) emit "$line" ;;
+        esac
+    done < <(cd /tmp && timeout 300 "$@" 2>&1)
+    [ $n -gt 0 ] || notok "xo-user in tmux as $who: xo-user-tmux-test printed no result"
+}
+if [ -x "$xotest" ] && command -v tmux >/dev/null; then
+    # The games run and publish, whatever the tests before left.
+    "$repo/target/release/kxo-cat" restart; "$repo/target/release/kxo-cat" resume
+    xo_tmux nobody setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$xotest" --timeout 60
+    xo_tmux root env TMPDIR=/tmp "$xotest" --timeout 60
+else
+    notok "xo-user: $xotest is not built or tmux is missing"
+fi
+
 # /dev/kxo machinery: parameters, load, rate, unload while running.
 kxocat=$repo/target/release/kxo-cat
 cpu_busy() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }

@@ -1,5 +1,5 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `stress`; none = all). Runs as root in the guest with the module loaded; every test runs in
+//! `chess`, `kxo`, `othello`, `stress`; none = all). Runs as root in the guest with the module loaded; every test runs in
 //! a forked child, which switches to its own uid before opening a device (so the tests also
 //! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
@@ -8,6 +8,7 @@ mod chess;
 mod dev;
 mod kxo;
 mod kxo_agents;
+mod othello;
 mod reversi;
 mod rules;
 mod stress;
@@ -133,6 +134,7 @@ fn main() {
     tests.extend(chess::tests());
     tests.extend(kxo::tests());
     tests.extend(kxo_agents::tests());
+    tests.extend(othello::tests());
     tests.extend(stress::tests());
     tests.retain(|t| wanted.is_empty() || wanted.iter().any(|w| w == t.suite));
     println!("TAP version 13");

@@ -1,0 +1,15 @@
+//! The serial Othello protocol of the AVR boards (PROTOCOL.md section 4) spoken by kgames:
+//! the words ([`wire`]), bounded line framing ([`lines`]), the engine behind a trait
+//! ([`engine`], [`device`] for `/dev/reversi`), the engine side's state machine ([`link`]),
+//! the serial line ([`serial`]), the referee of two participants ([`referee`]) and the
+//! text display ([`display`]).
+
+pub mod device;
+pub mod display;
+pub mod engine;
+pub mod lines;
+pub mod link;
+pub mod referee;
+pub mod runner;
+pub mod serial;
+pub mod wire;
