@@ -53,6 +53,7 @@ check:
 
 bench:
 	bash scripts/reversi-bench.sh
+	cargo run --release -q -p kgames-chess --example chess_perft_bench
 	cargo run --release -q -p kgames-chess --example chess_bench
 
 # 64 processes over 4 uids for 5 minutes on all devices (tests/vmtest/src/stress64.rs).

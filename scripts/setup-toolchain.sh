@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BINDGEN_VERSION=0.73.2
 VIRTME_NG_VERSION=1.42
 DEBS=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio kmod
-      qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux)
+      qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish)
 
 missing=()
 for p in "${DEBS[@]}"; do

@@ -119,20 +119,19 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// The squares a slider on `sq` reaches along direction `dir` given the occupied squares.
-#[inline]
+/// Branch-free: a sentinel bit at h8 (increasing directions) or a1 (decreasing ones) stands
+/// for "no blocker", and the ray from that corner in that direction is empty.
+#[inline(always)]
 fn ray_attacks(dir: usize, sq: Square, occupied: Bitboard) -> Bitboard {
     let rays = &RAYS[dir & 7];
     let ray = rays[sq.index()];
-    let blockers = Bitboard(ray & occupied.0);
+    let blockers = ray & occupied.0;
     let blocker = if dir < 4 {
-        blockers.first()
+        (blockers | 1 << 63).trailing_zeros()
     } else {
-        blockers.last()
+        63 - (blockers | 1).leading_zeros()
     };
-    match blocker {
-        Some(b) => Bitboard(ray ^ rays[b.index()]),
-        None => Bitboard(ray),
-    }
+    Bitboard(ray ^ rays[(blocker & 63) as usize])
 }
 
 /// The squares a bishop on `sq` attacks given the occupied squares.

@@ -6,7 +6,7 @@ use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::{Castling, Position};
-use super::square::{Color, Piece, Role, Square};
+use super::square::{Piece, Role, Square};
 
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,21 +21,26 @@ impl Position {
     /// Replaces the contents of `list` with every legal move.
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        self.generate(list, Mode::All);
+        self.generate(&mut ListSink(list), Mode::All);
     }
 
     /// Replaces the contents of `list` with the legal captures (en passant included) and
     /// promotions; in check, with every legal move (all evasions).
     pub fn tactical_moves(&self, list: &mut MoveList) {
         list.clear();
-        self.generate(list, Mode::Tactical);
+        self.generate(&mut ListSink(list), Mode::Tactical);
     }
 
     /// True when the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
-        self.generate(&mut list, Mode::All);
-        !list.is_empty()
+        self.count_legal_moves() > 0
+    }
+
+    /// The number of legal moves, counted without building them (bulk counting).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = CountSink(0);
+        self.generate(&mut count, Mode::All);
+        count.0
     }
 
     /// True when the side to move can capture en passant legally right now (the condition
@@ -95,7 +100,7 @@ impl Position {
         attackers.is_empty()
     }
 
-    fn generate(&self, list: &mut MoveList, mode: Mode) {
+    fn generate(&self, sink: &mut impl Sink, mode: Mode) {
         let us = self.turn();
         let them = us.other();
         let Some(king) = self.king_of(us) else {
@@ -111,11 +116,13 @@ impl Position {
         // King moves: the destination must not be attacked once the king has left `king`
         // (so a slider's ray through the king's old square counts).
         let without_king = occupied.without(king);
+        let mut king_to = Bitboard::EMPTY;
         for to in attacks::king_attacks(king) & reach {
             if self.attackers_to(to, them, without_king).is_empty() {
-                self.push_normal(list, Role::King, king, to);
+                king_to.add(to);
             }
         }
+        sink.piece(self, Role::King, king, king_to);
         if checkers.more_than_one() {
             return;
         }
@@ -130,60 +137,49 @@ impl Position {
             role: Role::Knight,
         }) & !pinned
         {
-            for to in attacks::knight_attacks(from) & target {
-                self.push_normal(list, Role::Knight, from, to);
-            }
-        }
-        for role in [Role::Bishop, Role::Rook, Role::Queen] {
-            for from in self.by_piece(Piece { color: us, role }) {
-                let mut to_set = attacks::attacks(us, role, from, occupied) & target;
-                if pinned.contains(from) {
-                    to_set &= attacks::line(king, from);
-                }
-                for to in to_set {
-                    self.push_normal(list, role, from, to);
-                }
-            }
-        }
-        self.generate_pawns(list, king, target, pinned, tactical);
-        if checkers.is_empty() && mode == Mode::All {
-            self.generate_castling(list, king);
-        }
-    }
-
-    fn push_normal(&self, list: &mut MoveList, role: Role, from: Square, to: Square) {
-        let capture = self.role_at(to);
-        list.push(Move::new(role, from, to, capture, None, MoveKind::Normal));
-    }
-
-    fn push_pawn(&self, list: &mut MoveList, from: Square, to: Square, promote_rank: u32) {
-        let capture = self.role_at(to);
-        if to.rank() == promote_rank {
-            for promo in Role::PROMOTIONS {
-                list.push(Move::new(
-                    Role::Pawn,
-                    from,
-                    to,
-                    capture,
-                    Some(promo),
-                    MoveKind::Normal,
-                ));
-            }
-        } else {
-            list.push(Move::new(
-                Role::Pawn,
+            sink.piece(
+                self,
+                Role::Knight,
                 from,
-                to,
-                capture,
-                None,
-                MoveKind::Normal,
-            ));
+                attacks::knight_attacks(from) & target,
+            );
+        }
+        let queens = self.by_role(Role::Queen);
+        for from in (self.by_role(Role::Bishop) | queens) & our {
+            let mut to_set = attacks::bishop_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                to_set &= attacks::line(king, from);
+            }
+            sink.piece(self, self.slider_role(from, Role::Bishop), from, to_set);
+        }
+        for from in (self.by_role(Role::Rook) | queens) & our {
+            let mut to_set = attacks::rook_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                to_set &= attacks::line(king, from);
+            }
+            sink.piece(self, self.slider_role(from, Role::Rook), from, to_set);
+        }
+        self.generate_pawns(sink, king, target, pinned, tactical);
+        if checkers.is_empty() && mode == Mode::All {
+            self.generate_castling(sink, king);
         }
     }
 
+    /// The role of the slider on `from`: the queen when it is one, else `role`.
+    #[inline]
+    fn slider_role(&self, from: Square, role: Role) -> Role {
+        if self.by_role(Role::Queen).contains(from) {
+            Role::Queen
+        } else {
+            role
+        }
+    }
+
+    /// Pawn moves, set-wise for unpinned pawns (each destination set paired with the
+    /// from-to offset), one by one for pinned pawns, and en passant by its occupancy test.
     fn generate_pawns(
         &self,
-        list: &mut MoveList,
+        sink: &mut impl Sink,
         king: Square,
         target: Bitboard,
         pinned: Bitboard,
@@ -191,28 +187,53 @@ impl Position {
     ) {
         let us = self.turn();
         let their = self.by_color(us.other());
-        let occupied = self.occupied();
-        let promote_rank = us.promotion_rank();
-        let start_rank = match us {
-            Color::White => 1,
-            Color::Black => 6,
-        };
-        for from in self.by_piece(Piece {
+        let empty = !self.occupied();
+        let pawns = self.by_piece(Piece {
             color: us,
             role: Role::Pawn,
-        }) {
-            let allowed = if pinned.contains(from) {
-                attacks::line(king, from)
-            } else {
-                Bitboard::FULL
-            };
-            for to in attacks::pawn_attacks(us, from) & their & target & allowed {
-                self.push_pawn(list, from, to, promote_rank);
+        });
+        let forward = us.forward();
+        let promo_rank = Bitboard::rank(us.promotion_rank());
+        // Push targets: in tactical mode (never in check) only promotions, wherever they land.
+        let push_target = if tactical { promo_rank } else { target };
+        // The rank a pawn reaches with its first single push (the 3rd or the 6th).
+        let third = Bitboard::rank(if forward > 0 { 2 } else { 5 });
+        let free = pawns & !pinned;
+        let capture_target = their & target;
+        for (delta, edge) in [
+            (forward - 1, Bitboard::FILE_A),
+            (forward + 1, Bitboard::FILE_H),
+        ] {
+            let to = shift(free & !edge, delta) & capture_target;
+            sink.pawns(self, to, delta, MoveKind::Normal);
+        }
+        let single = shift(free, forward) & empty;
+        sink.pawns(self, single & push_target, forward, MoveKind::Normal);
+        if !tactical {
+            let double = shift(single & third, forward) & empty & target;
+            sink.pawns(self, double, 2 * forward, MoveKind::DoublePush);
+        }
+        for from in pawns & pinned {
+            let allowed = attacks::line(king, from);
+            // A pinned pawn captures at most along its pin: one square, one offset.
+            for to in attacks::pawn_attacks(us, from) & capture_target & allowed {
+                let delta = to.to_u32() as i32 - from.to_u32() as i32;
+                sink.pawns(self, Bitboard::from_square(to), delta, MoveKind::Normal);
             }
-            if let Some(ep) = self.ep_square() {
-                if attacks::pawn_attacks(us, from).contains(ep) && self.ep_is_legal(king, from, ep)
-                {
-                    list.push(Move::new(
+            let Some(one) = from.offset(forward) else {
+                continue;
+            };
+            let one_set = Bitboard::from_square(one) & empty & allowed;
+            sink.pawns(self, one_set & push_target, forward, MoveKind::Normal);
+            if !tactical {
+                let double = shift(one_set & third, forward) & empty & target & allowed;
+                sink.pawns(self, double, 2 * forward, MoveKind::DoublePush);
+            }
+        }
+        if let Some(ep) = self.ep_square() {
+            for from in attacks::pawn_attacks(us.other(), ep) & pawns {
+                if self.ep_is_legal(king, from, ep) {
+                    sink.push(Move::new(
                         Role::Pawn,
                         from,
                         ep,
@@ -222,46 +243,10 @@ impl Position {
                     ));
                 }
             }
-            let Some(one) = from.offset(us.forward()) else {
-                continue;
-            };
-            if occupied.contains(one) {
-                continue;
-            }
-            // Pushes: `target` may exclude empty squares in tactical mode; promotions are
-            // generated in tactical mode whatever `target` says, unless in check.
-            let legal_dest = allowed.contains(one);
-            if one.rank() == promote_rank {
-                let blocks = if tactical { true } else { target.contains(one) };
-                if legal_dest && blocks {
-                    self.push_pawn(list, from, one, promote_rank);
-                }
-                continue;
-            }
-            if tactical {
-                continue;
-            }
-            if legal_dest && target.contains(one) {
-                self.push_pawn(list, from, one, promote_rank);
-            }
-            if from.rank() == start_rank {
-                if let Some(two) = one.offset(us.forward()) {
-                    if !occupied.contains(two) && target.contains(two) && allowed.contains(two) {
-                        list.push(Move::new(
-                            Role::Pawn,
-                            from,
-                            two,
-                            None,
-                            None,
-                            MoveKind::DoublePush,
-                        ));
-                    }
-                }
-            }
         }
     }
 
-    fn generate_castling(&self, list: &mut MoveList, king: Square) {
+    fn generate_castling(&self, sink: &mut impl Sink, king: Square) {
         let us = self.turn();
         let them = us.other();
         let rank = us.back_rank();
@@ -295,7 +280,7 @@ impl Position {
             if self.is_attacked(pass, them) || self.is_attacked(to, them) {
                 continue;
             }
-            list.push(Move::new(
+            sink.push(Move::new(
                 Role::King,
                 king,
                 to,
@@ -305,24 +290,125 @@ impl Position {
             ));
         }
     }
+
+    /// The role captured on `to` (`to` holds an enemy piece other than the king).
+    #[inline]
+    fn captured_role(&self, to: Square) -> Option<Role> {
+        [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ]
+        .into_iter()
+        .find(|&r| self.by_role(r).contains(to))
+    }
 }
 
-/// Counts the leaf nodes of the legal move tree to `depth` plies (bulk-counting the last ply).
-/// Host and test use: it keeps a 1.5 KiB move list per ply on the stack.
+/// Every square of `b` moved by `delta` square indices (positive: towards the 8th rank);
+/// the caller masks off the file a diagonal shift would wrap from.
+#[inline]
+fn shift(b: Bitboard, delta: i32) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(b.0 << (delta & 63))
+    } else {
+        Bitboard(b.0 >> ((-delta) & 63))
+    }
+}
+
+/// Where generated moves go: a move list, or a counter (bulk counting needs no moves).
+trait Sink {
+    /// Normal moves of the `role` on `from` to every square of `to`.
+    fn piece(&mut self, pos: &Position, role: Role, from: Square, to: Bitboard);
+    /// Pawn moves to every square of `to`, each from `to - delta`; moves to the last rank
+    /// are four promotions.
+    fn pawns(&mut self, pos: &Position, to: Bitboard, delta: i32, kind: MoveKind);
+    /// One special move (en passant, castling).
+    fn push(&mut self, m: Move);
+}
+
+/// Collects moves into a [`MoveList`].
+struct ListSink<'a>(&'a mut MoveList);
+
+impl Sink for ListSink<'_> {
+    #[inline]
+    fn piece(&mut self, pos: &Position, role: Role, from: Square, to: Bitboard) {
+        let their = pos.by_color(pos.turn().other());
+        for sq in to & !their {
+            self.0
+                .push(Move::new(role, from, sq, None, None, MoveKind::Normal));
+        }
+        for sq in to & their {
+            let cap = pos.captured_role(sq);
+            self.0
+                .push(Move::new(role, from, sq, cap, None, MoveKind::Normal));
+        }
+    }
+
+    #[inline]
+    fn pawns(&mut self, pos: &Position, to: Bitboard, delta: i32, kind: MoveKind) {
+        for sq in to {
+            let Some(from) = sq.offset(-delta) else {
+                continue;
+            };
+            let cap = pos.captured_role(sq);
+            if Bitboard::BACKRANKS.contains(sq) {
+                for promo in Role::PROMOTIONS {
+                    self.0
+                        .push(Move::new(Role::Pawn, from, sq, cap, Some(promo), kind));
+                }
+            } else {
+                self.0
+                    .push(Move::new(Role::Pawn, from, sq, cap, None, kind));
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+}
+
+/// Counts moves without building them.
+struct CountSink(usize);
+
+impl Sink for CountSink {
+    #[inline]
+    fn piece(&mut self, _: &Position, _: Role, _: Square, to: Bitboard) {
+        self.0 += to.count() as usize;
+    }
+
+    #[inline]
+    fn pawns(&mut self, _: &Position, to: Bitboard, _: i32, _: MoveKind) {
+        self.0 += (to & !Bitboard::BACKRANKS).count() as usize
+            + 4 * (to & Bitboard::BACKRANKS).count() as usize;
+    }
+
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` plies, bulk-counting the last ply
+/// ([`Position::count_legal_moves`]). Host and test use: it keeps a 1.5 KiB move list per ply
+/// on the stack.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves() as u64,
+        _ => {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let mut nodes = 0u64;
+            for &m in &list {
+                let mut child = *pos;
+                child.play(m);
+                nodes = nodes.saturating_add(perft(&child, depth - 1));
+            }
+            nodes
+        }
     }
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    let mut nodes = 0u64;
-    for &m in &list {
-        let mut child = *pos;
-        child.play(m);
-        nodes = nodes.saturating_add(perft(&child, depth - 1));
-    }
-    nodes
 }

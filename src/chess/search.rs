@@ -19,7 +19,7 @@ use super::eval::{evaluate, VALUES};
 use super::game::Game;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::position::Position;
-use super::square::Role;
+use super::square::{Color, Role};
 use crate::common::budget::{Meter, Stop};
 
 /// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
@@ -27,6 +27,10 @@ pub const MATE: i32 = 30_000;
 const INFINITY: i32 = 31_000;
 /// Scores beyond this are mate scores.
 const MATE_BOUND: i32 = MATE - 1000;
+/// The reverse futility margin per remaining ply (centipawns).
+const FUTILITY_MARGIN: i32 = 90;
+/// The first half-width of the aspiration window (centipawns).
+const ASPIRATION: i32 = 25;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
 /// recursion: each level costs about 200 bytes of stack on x86-64 (negamax 192 bytes,
 /// quiescence 144 bytes, plus 64 bytes on null-move levels), so the worst case stays near
@@ -95,6 +99,63 @@ impl Default for Ply {
     }
 }
 
+/// The history heuristic's table (1.5 KiB): for each piece (colour and role) and target
+/// square, how often a quiet move of it caused a cut lately (bonuses minus penalties,
+/// bounded by +-[`HISTORY_MAX`]). Quiet moves are ordered by it. Optional: a context
+/// without one orders quiet moves in generation order.
+#[derive(Clone, Debug)]
+pub struct History {
+    table: [[i16; 64]; 12],
+}
+
+/// The bound of a history value.
+pub const HISTORY_MAX: i32 = 16384;
+
+impl History {
+    /// An empty table.
+    pub const EMPTY: History = History {
+        table: [[0; 64]; 12],
+    };
+
+    fn slot(&mut self, color: Color, m: Move) -> Option<&mut i16> {
+        let piece = color.index() * 6 + m.role().index();
+        self.table.get_mut(piece)?.get_mut(m.to().index())
+    }
+
+    fn get(&self, color: Color, m: Move) -> i32 {
+        let piece = color.index() * 6 + m.role().index();
+        self.table
+            .get(piece)
+            .and_then(|t| t.get(m.to().index()))
+            .map_or(0, |&h| i32::from(h))
+    }
+
+    /// Adds `bonus` (negative: a penalty) with gravity towards 0, so values stay within
+    /// +-HISTORY_MAX.
+    fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        if let Some(h) = self.slot(color, m) {
+            let v = i32::from(*h);
+            let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
+            *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+        }
+    }
+
+    /// Halves every value (between the moves of a game).
+    fn age(&mut self) {
+        for row in self.table.iter_mut() {
+            for h in row.iter_mut() {
+                *h /= 2;
+            }
+        }
+    }
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::EMPTY
+    }
+}
+
 /// Facts about the last search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -109,12 +170,34 @@ pub struct SearchInfo {
     pub seldepth: u32,
 }
 
+/// The longest principal variation kept (moves).
+pub const MAX_PV: usize = 16;
+
+/// Told about every finished iteration of a search (a UCI front end prints `info` lines).
+pub trait Observer {
+    /// Iteration `info.depth` finished with `info.score` after `info.nodes` nodes; `pv` is
+    /// its principal variation (at least the best move).
+    fn iteration(&mut self, info: &SearchInfo, pv: &[Move]);
+}
+
+/// An [`Observer`] that ignores everything.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    fn iteration(&mut self, _: &SearchInfo, _: &[Move]) {}
+}
+
 /// Caller-owned search memory, options and the last search's facts.
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     plies: &'a mut [Ply],
+    history: Option<&'a mut History>,
     info: SearchInfo,
     pruning: bool,
+    keep_table: bool,
+    max_depth: u32,
+    pv: [Move; MAX_PV],
+    pv_len: usize,
 }
 
 impl<'a> SearchContext<'a> {
@@ -124,9 +207,40 @@ impl<'a> SearchContext<'a> {
         SearchContext {
             tt,
             plies,
+            history: None,
             info: SearchInfo::default(),
             pruning: true,
+            keep_table: false,
+            max_depth: MAX_PLY as u32,
+            pv: [Move::PLACEHOLDER; MAX_PV],
+            pv_len: 0,
         }
+    }
+
+    /// Keeps the transposition table's entries from the previous search (the table then
+    /// belongs to one game: the moves of that game profit from each other's work). Off by
+    /// default: the table is cleared at every search, so the move depends only on the game
+    /// and the budget. A node-budget search with a kept table is still deterministic for the
+    /// same sequence of searches.
+    pub fn set_keep_table(&mut self, on: bool) {
+        self.keep_table = on;
+    }
+
+    /// Orders quiet moves by the history heuristic kept in `history` (cleared at every
+    /// search, or halved when the table is kept: see [`SearchContext::set_keep_table`]).
+    pub fn set_history(&mut self, history: &'a mut History) {
+        self.history = Some(history);
+    }
+
+    /// Stops iterative deepening after `depth` plies (1 and up; default and at most
+    /// `MAX_PLY - 1`).
+    pub fn set_max_depth(&mut self, depth: u32) {
+        self.max_depth = depth.max(1);
+    }
+
+    /// The principal variation of the last finished iteration (empty before any).
+    pub fn pv(&self) -> &[Move] {
+        self.pv.get(..self.pv_len).unwrap_or(&[])
     }
 
     /// Enables (the default) or disables the selective parts of the search: null-move
@@ -156,7 +270,18 @@ pub enum SearchResult {
 /// Chooses a move for the side to move of `game` within the budget of `meter`.
 /// Deterministic for a given game and node budget.
 pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>) -> SearchResult {
+    best_move_observed(game, ctx, meter, &mut NoObserver)
+}
+
+/// [`best_move`], telling `observer` about every finished iteration.
+pub fn best_move_observed(
+    game: &Game,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+    observer: &mut dyn Observer,
+) -> SearchResult {
     ctx.info = SearchInfo::default();
+    ctx.pv_len = 0;
     if game.is_over() {
         return SearchResult::NoMove;
     }
@@ -183,8 +308,18 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
     for p in ctx.plies.iter_mut() {
         p.killers = [0; 2];
     }
-    for e in ctx.tt.iter_mut() {
-        *e = TtEntry::EMPTY;
+    if !ctx.keep_table {
+        for e in ctx.tt.iter_mut() {
+            *e = TtEntry::EMPTY;
+        }
+    }
+    let keep = ctx.keep_table;
+    if let Some(h) = ctx.history.as_deref_mut() {
+        if keep {
+            h.age();
+        } else {
+            *h = History::EMPTY;
+        }
     }
     let mut s = Search {
         ctx,
@@ -203,9 +338,10 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
     if s.meter.check() == Some(Stop::Interrupted) {
         return SearchResult::Interrupted;
     }
+    let last_depth = (max_ply as i32 - 1).min(s.ctx.max_depth as i32);
     if max_ply >= 2 {
-        for depth in 1..max_ply as i32 {
-            let found = s.root(depth);
+        for depth in 1..=last_depth {
+            let found = s.aspiration(depth, s.ctx.info.score);
             match s.meter.stopped() {
                 Some(Stop::Interrupted) => return SearchResult::Interrupted,
                 Some(Stop::OutOfBudget) => {
@@ -221,6 +357,9 @@ pub fn best_move(game: &Game, ctx: &mut SearchContext<'_>, meter: &mut Meter<'_>
                 best = m;
                 s.ctx.info.depth = depth as u32;
                 s.ctx.info.score = score;
+                s.ctx.info.nodes = s.meter.nodes();
+                s.collect_pv(m, depth as usize);
+                observer.iteration(&s.ctx.info, s.ctx.pv());
                 // A forced mate within the searched depth will not change.
                 if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth {
                     break;
@@ -247,10 +386,12 @@ const ORDER_TT: u8 = 250;
 const ORDER_QUEEN_PROMOTION: u8 = 200;
 const ORDER_CAPTURE: u8 = 100;
 const ORDER_KILLER: u8 = 90;
-const ORDER_QUIET: u8 = 10;
+/// Quiet moves: this plus the history value / 512, within 2..=ORDER_QUIET_MAX.
+const ORDER_QUIET: u8 = 50;
+const ORDER_QUIET_MAX: u8 = ORDER_KILLER - 2;
 const ORDER_UNDERPROMOTION: u8 = 1;
 
-fn order_key(m: Move, tt_move: u16, killers: [u16; 2]) -> u8 {
+fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     let packed = m.packed();
     if packed == tt_move {
         return ORDER_TT;
@@ -272,7 +413,7 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2]) -> u8 {
     } else if packed == killers[1] {
         ORDER_KILLER - 1
     } else {
-        ORDER_QUIET
+        (i32::from(ORDER_QUIET) + history / 512).clamp(2, i32::from(ORDER_QUIET_MAX)) as u8
     }
 }
 
@@ -304,6 +445,53 @@ impl Search<'_, '_, '_> {
         self.ctx.plies.get(ply).map(|p| &p.pos)
     }
 
+    /// Fills the context's principal variation: `best`, then the table's moves as long as
+    /// they are legal and new, at most `depth` moves, using the plies beyond the root as
+    /// scratch space (free between iterations).
+    #[inline(never)]
+    fn collect_pv(&mut self, best: Move, depth: usize) {
+        self.ctx.pv[0] = best;
+        self.ctx.pv_len = 1;
+        let Some(root) = self.ctx.plies.first().map(|p| p.pos) else {
+            return;
+        };
+        let mut pos = root;
+        pos.play(best);
+        let mut seen = [0u64; MAX_PV];
+        seen[0] = root.hash();
+        while self.ctx.pv_len < MAX_PV.min(depth) {
+            let key = pos.hash();
+            if seen
+                .get(..self.ctx.pv_len)
+                .is_some_and(|s| s.contains(&key))
+            {
+                break;
+            }
+            let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get(i)) else {
+                break;
+            };
+            if e.key != key || e.mv == 0 {
+                break;
+            }
+            let packed = e.mv;
+            let Some(scratch) = self.ctx.plies.get_mut(1) else {
+                break;
+            };
+            pos.legal_moves(&mut scratch.moves);
+            let Some(m) = scratch.moves.iter().copied().find(|m| m.packed() == packed) else {
+                break;
+            };
+            if let Some(slot) = seen.get_mut(self.ctx.pv_len) {
+                *slot = key;
+            }
+            if let Some(slot) = self.ctx.pv.get_mut(self.ctx.pv_len) {
+                *slot = m;
+            }
+            self.ctx.pv_len += 1;
+            pos.play(m);
+        }
+    }
+
     /// Sets up ply `ply + 1` as ply `ply` after its move `index`; returns that move.
     #[inline(never)]
     fn make(&mut self, ply: usize, index: usize) -> Option<Move> {
@@ -317,13 +505,37 @@ impl Search<'_, '_, '_> {
         Some(m)
     }
 
+    /// The history update after a cut by the quiet move `index` of ply `ply`: a bonus of
+    /// depth squared for it, the same penalty for the quiet moves searched before it.
+    #[inline(never)]
+    fn reward_quiet(&mut self, ply: usize, index: usize, depth: i32) {
+        let (Some(history), Some(p)) = (self.ctx.history.as_deref_mut(), self.ctx.plies.get(ply))
+        else {
+            return;
+        };
+        let bonus = (depth * depth).min(400);
+        let color = p.pos.turn();
+        for (i, &m) in p.moves.iter().enumerate().take(index + 1) {
+            if m.is_tactical() {
+                continue;
+            }
+            history.update(color, m, if i == index { bonus } else { -bonus });
+        }
+    }
+
     /// Computes the ordering keys of ply `ply`'s moves.
     #[inline(never)]
     fn score_moves(&mut self, ply: usize, tt_move: u16) {
+        let history = self.ctx.history.as_deref();
         if let Some(p) = self.ctx.plies.get_mut(ply) {
             let killers = p.killers;
+            let color = p.pos.turn();
             for (key, &m) in p.order.iter_mut().zip(p.moves.iter()) {
-                *key = order_key(m, tt_move, killers);
+                let h = match history {
+                    Some(h) if !m.is_tactical() => h.get(color, m),
+                    _ => 0,
+                };
+                *key = order_key(m, tt_move, killers, h);
             }
         }
     }
@@ -376,12 +588,12 @@ impl Search<'_, '_, '_> {
         }
     }
 
-    /// Searches the root moves to `depth`; returns the best move and score found, or `None`
-    /// if stopped before the first move was fully searched.
-    fn root(&mut self, depth: i32) -> Option<(Move, i32)> {
+    /// Searches the root moves to `depth` in the window (`alpha`, `beta`); returns the best
+    /// move and score found (a score at or above `beta` is a lower bound: the search stopped
+    /// there), or `None` if no move scored above `alpha` (or the search stopped before the
+    /// first move was fully searched).
+    fn root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> Option<(Move, i32)> {
         let len = self.ctx.plies.first().map_or(0, |p| p.moves.len());
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
         let mut best: Option<(Move, i32, usize)> = None;
         for i in 0..len {
             let m = self.make(0, i)?;
@@ -401,6 +613,9 @@ impl Search<'_, '_, '_> {
             if score > alpha {
                 alpha = score;
                 best = Some((m, score, i));
+                if score >= beta {
+                    break;
+                }
             }
         }
         let (m, score, index) = best?;
@@ -414,6 +629,38 @@ impl Search<'_, '_, '_> {
             s.rotate_right(1);
         }
         Some((m, score))
+    }
+
+    /// One iteration at `depth` with aspiration windows: from depth 4 on, a window of
+    /// [`ASPIRATION`] around the previous iteration's score, widened fourfold on the side that
+    /// failed until the score falls inside (or the window is infinite).
+    fn aspiration(&mut self, depth: i32, previous: i32) -> Option<(Move, i32)> {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let found = self.root(depth, alpha, beta);
+            if self.meter.stopped().is_some() {
+                return found;
+            }
+            match found {
+                Some((_, score)) if score >= beta && beta < INFINITY => {
+                    beta = (score + delta).min(INFINITY);
+                }
+                None if alpha > -INFINITY => {
+                    alpha = (alpha - delta).max(-INFINITY);
+                }
+                other => return other,
+            }
+            delta = delta.saturating_mul(4);
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// True when ply `ply`'s position is a draw by rule: fifty moves, insufficient material,
@@ -498,14 +745,14 @@ impl Search<'_, '_, '_> {
     /// (so a real move is assumed to as well). Only tried with pieces left (zugzwang is
     /// unlikely then) and a static evaluation at or above `beta`.
     #[inline(never)]
-    fn null_move_cuts(&mut self, ply: usize, depth: i32, beta: i32) -> bool {
+    fn null_move_cuts(&mut self, ply: usize, depth: i32, beta: i32, eval: i32) -> bool {
         let Some(p) = self.ctx.plies.get(ply) else {
             return false;
         };
         let pos = &p.pos;
         let us = pos.by_color(pos.turn());
         let pieces = us & !(pos.by_role(Role::Pawn) | pos.by_role(Role::King));
-        if p.after_null || pieces.is_empty() || evaluate(pos) < beta {
+        if p.after_null || pieces.is_empty() || eval < beta {
             return false;
         }
         let Some((head, tail)) = ply
@@ -564,13 +811,15 @@ impl Search<'_, '_, '_> {
                 }
             }
         }
-        if self.ctx.pruning
-            && !pv
-            && !in_check
-            && depth >= 3
-            && beta.abs() < MATE_BOUND
-            && self.null_move_cuts(ply, depth, beta)
-        {
+        // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
+        // a margin per ply is taken as a cut.
+        // The static evaluation, where the pruning below uses it (computed once).
+        let selective = self.ctx.pruning && !pv && !in_check && beta.abs() < MATE_BOUND;
+        let eval = if selective { self.static_eval(ply) } else { 0 };
+        if selective && depth <= 6 && eval - FUTILITY_MARGIN * depth >= beta {
+            return eval;
+        }
+        if selective && depth >= 3 && self.null_move_cuts(ply, depth, beta, eval) {
             return beta;
         }
         let count = self.generate(ply, false);
@@ -593,7 +842,7 @@ impl Search<'_, '_, '_> {
                 .plies
                 .get(ply)
                 .and_then(|p| p.order.get(i))
-                .is_some_and(|&k| k == ORDER_QUIET);
+                .is_some_and(|&k| k <= ORDER_QUIET_MAX);
             let reduction = if self.ctx.pruning
                 && i >= 3
                 && depth >= 3
@@ -639,6 +888,7 @@ impl Search<'_, '_, '_> {
                                     p.killers[0] = best_move;
                                 }
                             }
+                            self.reward_quiet(ply, i, depth);
                         }
                         break;
                     }

@@ -8,7 +8,7 @@
 //! task, and the result is applied under the locks again. While a cell is busy, `01` answers
 //! from the position before the move and every other command waits interruptibly on `idle`.
 
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use kernel::{
     fs::{File, Kiocb},
@@ -24,7 +24,7 @@ use kernel::{
     time::{Instant, Monotonic},
 };
 
-use super::clock::{KernelClock, SignalInterrupt};
+use super::clock::{SignalInterrupt, StopClock};
 use crate::common::budget::{Budget, Meter};
 use crate::session::{
     command::LINE_MAX,
@@ -35,8 +35,9 @@ use crate::session::{
     table::{self, Limits, Owner, Slot},
 };
 
-pub(crate) use crate::uapi::ioctl::KGAMES_IOC_PRIVATE;
+pub(crate) use crate::uapi::ioctl::{KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH};
 const _: () = assert!(KGAMES_IOC_PRIVATE == _IO('k' as u32, 1));
+const _: () = assert!(KGAMES_IOC_STOP_SEARCH == _IO('k' as u32, 2));
 
 /// Limits from the module parameters.
 #[derive(Clone, Copy)]
@@ -283,14 +284,17 @@ where
     fn status_extra(_out: &mut StatusExtra) {}
 
     /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
-    /// default the game's own [`Game::think`], stopped by the budget or a pending signal.
+    /// default the game's own [`Game::think`], stopped by the budget or a pending signal
+    /// (the result is discarded), or by `stop` (`KGAMES_IOC_STOP_SEARCH`: the best move so
+    /// far is played).
     fn search(
         copy: &Self,
         tt: &mut [Self::TtEntry],
         plies: &mut [Self::Ply],
         budget: Budget,
+        stop: &AtomicBool,
     ) -> Thought<Self::Move> {
-        let mut clock = KernelClock::new();
+        let mut clock = StopClock::new(stop);
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
         copy.think(tt, plies, &mut meter)
@@ -336,6 +340,9 @@ where
 {
     #[pin]
     inner: Mutex<FileInner<G>>,
+    /// Set by `KGAMES_IOC_STOP_SEARCH` (no lock: the writer's search reads it while the
+    /// ioctl comes from another thread); cleared when a search of this file ends.
+    stop: AtomicBool,
 }
 
 impl<G: DeviceGame> GameFile<G>
@@ -370,6 +377,7 @@ where
                 private: None,
                 reply: FileReply::new(),
             }),
+            stop: AtomicBool::new(false),
         })
     }
 
@@ -401,7 +409,9 @@ where
         drop(inner);
 
         // The search: in this task, no lock held, bounded by the budget and signals.
-        let thought = Self::think(&copy, uid, budget);
+        let thought = Self::think(&copy, uid, budget, &self.stop);
+        // A stop request is used up by the search it ended.
+        self.stop.store(false, Ordering::Relaxed);
 
         let mut inner = self.inner.lock();
         let mut st = cell.state.lock();
@@ -461,10 +471,10 @@ where
 
     /// Waits (interruptibly, on the pool's condition variable) for a search context,
     /// searches, and gives the context back.
-    fn think(copy: &G, uid: u32, budget: Budget) -> Result<Thought<G::Move>> {
+    fn think(copy: &G, uid: u32, budget: Budget, stop: &AtomicBool) -> Result<Thought<G::Move>> {
         let pool = G::games().lock().pool.clone().ok_or(ENODEV)?;
         let mut scratch = pool.take(uid)?;
-        let thought = G::search(copy, &mut scratch.tt, &mut scratch.plies, budget);
+        let thought = G::search(copy, &mut scratch.tt, &mut scratch.plies, budget, stop);
         pool.give(uid, scratch);
         Ok(thought)
     }
@@ -499,10 +509,11 @@ where
     }
 
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, _arg: usize) -> Result<isize> {
-        if cmd != KGAMES_IOC_PRIVATE {
-            return Err(ENOTTY);
+        match cmd {
+            KGAMES_IOC_PRIVATE => me.make_private(),
+            KGAMES_IOC_STOP_SEARCH => me.stop.store(true, Ordering::Relaxed),
+            _ => return Err(ENOTTY),
         }
-        me.make_private();
         Ok(0)
     }
 }

@@ -63,7 +63,13 @@ impl DeviceGame for Nxn {
     }
 
     /// The Monte Carlo player over the game's work items.
-    fn search(copy: &Self, _tt: &mut [()], _plies: &mut [()], budget: Budget) -> Thought<McMove> {
+    fn search(
+        copy: &Self,
+        _tt: &mut [()],
+        _plies: &mut [()],
+        budget: Budget,
+        _stop: &core::sync::atomic::AtomicBool,
+    ) -> Thought<McMove> {
         mc::choose(
             copy.board(),
             copy.playouts(),

@@ -7,7 +7,8 @@ use super::reply::{Reply, Word};
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
 use crate::chess::notation::{
-    write_board, write_last_move, write_legal_moves, ClassicMove, ParseError, BOARD_LEN,
+    parse_uci, write_board, write_last_move, write_legal_moves, write_uci, ClassicMove, ParseError,
+    BOARD_LEN,
 };
 use crate::chess::position::Position;
 use crate::chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
@@ -15,11 +16,37 @@ use crate::chess::square::Color;
 use crate::common::budget::Meter;
 use crate::common::text::BufWriter;
 
+/// The longest principal variation `09` reports (moves).
+pub const STATUS_PV: usize = 8;
+
+/// What the CPU's search found, besides its move: `09` reports the last one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The move to play.
+    pub mv: Move,
+    /// The deepest finished iteration.
+    pub depth: u32,
+    /// The score for the side that moved, in centipawns (mate scores near 30000).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    pv: [Move; STATUS_PV],
+    pv_len: u8,
+}
+
+impl Searched {
+    /// The principal variation (its first move is `mv`).
+    pub fn pv(&self) -> &[Move] {
+        self.pv.get(..usize::from(self.pv_len)).unwrap_or(&[])
+    }
+}
+
 /// A chess game against the CPU.
 #[derive(Clone)]
 pub struct Chess {
     game: ChessGame,
     human: Color,
+    last_search: Option<Searched>,
 }
 
 impl Chess {
@@ -59,18 +86,19 @@ const HELP: &str = "\
 09           status
 10 FEN       set up a position from FEN
 11           the position as FEN
+12 MOVES     append UCI moves (e2e4 e7e5 ...) to the game, all or nothing
 99           this help
 ";
 
 impl Game for Chess {
     const NAME: &'static str = "chess";
-    const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11];
+    const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11, 12];
     const HELP: &'static str = HELP;
     const BOARD_BEFORE_GAME: bool = false;
 
     type Side = Color;
     type Input = ClassicMove;
-    type Move = Move;
+    type Move = Searched;
     type TtEntry = TtEntry;
     type Ply = Ply;
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
@@ -97,6 +125,7 @@ impl Game for Chess {
         Chess {
             game: ChessGame::new(),
             human,
+            last_search: None,
         }
     }
 
@@ -105,6 +134,7 @@ impl Game for Chess {
         Some(Chess {
             game: ChessGame::from_position(pos),
             human,
+            last_search: None,
         })
     }
 
@@ -144,19 +174,60 @@ impl Game for Chess {
         }
     }
 
-    fn think(&self, tt: &mut [TtEntry], plies: &mut [Ply], meter: &mut Meter<'_>) -> Thought<Move> {
+    fn append(&mut self, arg: &[u8]) -> Result<Word, Word> {
+        let mut game = self.game.clone();
+        let mut status = None;
+        for text in arg.split(|&b| b == b' ') {
+            let m = parse_uci(game.position(), text).map_err(|e| match e {
+                ParseError::Format => Word::InvFmt,
+                ParseError::Illegal => Word::IllMove,
+            })?;
+            status = Some(game.play(m).ok_or(Word::IllMove)?);
+        }
+        self.game = game;
+        Ok(status_word(status))
+    }
+
+    fn think(
+        &self,
+        tt: &mut [TtEntry],
+        plies: &mut [Ply],
+        meter: &mut Meter<'_>,
+    ) -> Thought<Searched> {
         tt.fill(TtEntry::EMPTY);
         let mut ctx = SearchContext::new(tt, plies);
         match best_move(&self.game, &mut ctx, meter) {
-            SearchResult::Move(m) => Thought::Move(m),
+            SearchResult::Move(mv) => {
+                let info = ctx.info();
+                let mut found = Searched {
+                    mv,
+                    depth: info.depth,
+                    score: info.score,
+                    nodes: meter.nodes(),
+                    pv: [mv; STATUS_PV],
+                    pv_len: 1,
+                };
+                let pv = ctx.pv();
+                // The table's line, when it starts with the move played.
+                if pv.first() == Some(&mv) {
+                    for (slot, &m) in found.pv.iter_mut().zip(pv) {
+                        *slot = m;
+                    }
+                    found.pv_len = pv.len().min(STATUS_PV) as u8;
+                }
+                Thought::Move(found)
+            }
             SearchResult::Interrupted => Thought::Interrupted,
             SearchResult::NoMove => Thought::Pass,
         }
     }
 
-    fn play_thought(&mut self, thought: Thought<Move>) -> Word {
+    fn play_thought(&mut self, thought: Thought<Searched>) -> Word {
         match thought {
-            Thought::Move(m) => status_word(self.game.play(m)),
+            Thought::Move(found) => {
+                self.last_search = Some(found);
+                status_word(self.game.play(found.mv))
+            }
             Thought::Pass | Thought::Interrupted => Word::IllMove,
         }
     }
@@ -193,5 +264,18 @@ impl Game for Chess {
             pos.halfmoves(),
             pos.fullmoves()
         );
+        if let Some(found) = &self.last_search {
+            let _ = write!(
+                out,
+                " depth={} score={} nodes={} pv=",
+                found.depth, found.score, found.nodes
+            );
+            for (i, &m) in found.pv().iter().enumerate() {
+                if i > 0 {
+                    let _ = out.push(b",");
+                }
+                with_writer(out, |w| write_uci(m, w));
+            }
+        }
     }
 }

@@ -79,6 +79,12 @@ pub trait Game: Clone + Sized + Unpin {
     fn is_over(&self) -> bool;
     /// Plays the human's move (`02`); ILLMOVE leaves the game unchanged. Returns the reply word.
     fn play_human(&mut self, input: Self::Input) -> Result<Word, Word>;
+    /// `12`: appends moves given in the device's own list form (chess: UCI moves separated
+    /// by single spaces), all or nothing. Only devices listing 12 in [`Game::EXTRAS`] are
+    /// asked. Returns the reply word of the last move.
+    fn append(&mut self, _arg: &[u8]) -> Result<Word, Word> {
+        Err(Word::UnkCmd)
+    }
     /// The human's `04` (reversi: pass, chess: resign). Returns the reply word.
     fn human_04(&mut self) -> Result<Word, Word>;
     /// Searches a move for the side to move within the meter's budget.

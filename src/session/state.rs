@@ -214,6 +214,10 @@ impl<G: Game> Session<G> {
                 self.write_status(env, out);
                 return Ok(None);
             }
+            12 => {
+                let args = cmd.args()?;
+                self.in_progress()?.append(args)?
+            }
             10 => {
                 let g = G::setup(cmd.args()?, self.human).ok_or(Word::InvFmt)?;
                 self.game = Some(g);

@@ -271,6 +271,55 @@ fn chess_flow_and_errors() {
     d.expect(b"11", b"R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1\n");
 }
 
+#[test]
+fn chess_appends_uci_moves_and_reports_the_search() {
+    let mut d = Driver::<Chess>::new();
+    d.expect(b"12", b"INVFMT\n");
+    d.expect(b"12 e2e4", b"NOGAME\n");
+    d.expect(b"00 W", b"OK\n");
+    d.expect(b"12 e2e4 e7e5 g1f3", b"OK\n");
+    d.expect(
+        b"11",
+        b"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
+    );
+    // All or nothing: a bad move anywhere changes nothing.
+    d.rejected(b"12 b8c6 e2e4", b"ILLMOVE\n");
+    d.rejected(b"12 b8c6  g8f6", b"INVFMT\n");
+    d.rejected(b"12 b8c6 zz", b"INVFMT\n");
+    d.rejected(b"12 e7e8q", b"ILLMOVE\n");
+    d.expect(b"12 f8c5 f3e5", b"OK\n");
+    // The repetition history is the game's: the third occurrence is a draw.
+    d.expect(b"00 W", b"OK\n");
+    d.expect(b"12 g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", b"OK\n");
+    d.expect(b"12 f6g8", b"TIE\n");
+    d.expect(b"12 e2e4", b"NOGAME\n");
+    // Moves past the end of the game are refused.
+    d.expect(b"00 W", b"OK\n");
+    d.rejected(b"12 f2f3 e7e5 g2g4 d8h4 a2a3", b"ILLMOVE\n");
+    d.expect(b"12 f2f3 e7e5 g2g4 d8h4", b"MATE\n");
+    // 09 reports the last search.
+    d.expect(b"00 W", b"OK\n");
+    d.expect(b"05 N3000", b"OK\n");
+    d.expect(b"12 e2e4", b"OK\n");
+    let r = d.run(b"03");
+    assert!(r == b"OK\n" || r == b"CHECK\n", "{r:?}");
+    let status = String::from_utf8(d.run(b"09")).unwrap();
+    assert!(status.contains(" depth="), "{status}");
+    assert!(status.contains(" nodes=3000 "), "{status}");
+    let pv = status
+        .split(" pv=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let last = String::from_utf8(d.run(b"06")).unwrap();
+    assert!(
+        last.trim_end().ends_with(pv.split(',').next().unwrap()),
+        "{pv} {last}"
+    );
+}
+
 /// Random and mutated command lines never panic and always get a reply ending in `\n`.
 fn fuzz<G: Game>(seeds: &[&[u8]], rounds: usize) {
     let mut rng = crate::common::rng::Rng::new(0x6b67);
@@ -326,7 +375,7 @@ fn chess_fuzzed_commands_never_panic() {
         b"10 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         b"10 4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
         b"11",
-        b"08",
+        b"12 e2e4 e7e5 g1f3 b8c6 f1b5",
     ];
     fuzz::<Chess>(&seeds, 100_000);
 }

@@ -39,6 +39,13 @@ pub const fn ior<T>(ty: u8, nr: u8) -> u32 {
 /// is closed (README.md). No argument; returns 0.
 pub const KGAMES_IOC_PRIVATE: u32 = io(b'k', 1);
 
+/// `ioctl(fd, KGAMES_IOC_STOP_SEARCH)` on a `/dev/chess` or `/dev/reversi` player file: the
+/// CPU search in flight on this file (a `03` or `08` blocked in `write` in another thread)
+/// returns its best move so far, which is played (unlike a signal, which discards it). Sent
+/// before the search has begun, it stops the next search of this file at its first check.
+/// No argument; returns 0.
+pub const KGAMES_IOC_STOP_SEARCH: u32 = io(b'k', 2);
+
 /// `/dev/kxo`: stop publishing records (the games keep playing). Root only.
 pub const KXO_IOC_PAUSE: u32 = io(b'x', 1);
 /// `/dev/kxo`: publish again, starting with a snapshot to every watcher. Root only.
@@ -63,6 +70,7 @@ mod tests {
     fn numbers_match_the_c_macros() {
         // The values C's <asm-generic/ioctl.h> gives for the same arguments.
         assert_eq!(KGAMES_IOC_PRIVATE, 0x6b01);
+        assert_eq!(KGAMES_IOC_STOP_SEARCH, 0x6b02);
         assert_eq!(KXO_IOC_PAUSE, 0x7801);
         assert_eq!(KXO_IOC_RESUME, 0x7802);
         assert_eq!(KXO_IOC_STOP, 0x7803);

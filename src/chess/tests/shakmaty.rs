@@ -77,6 +77,7 @@ fn compare(positions: usize, seed: u64) -> [usize; 6] {
             b.sort_unstable();
             let fen = fen_of(&pos);
             assert_eq!(a, b, "{fen}");
+            assert_eq!(pos.count_legal_moves(), list.len(), "{fen}");
             assert_eq!(
                 fen,
                 Fen::from_position(&theirs_pos, EnPassantMode::Always).to_string()

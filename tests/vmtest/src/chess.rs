@@ -40,6 +40,18 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "chess",
+            name: "kgames-uci through /dev/chess plays a whole game against a scripted opponent",
+            uid: 2206,
+            run: crate::uci::whole_game,
+        },
+        Test {
+            suite: "chess",
+            name: "kgames-uci through /dev/chess: stop ends go infinite with a legal move",
+            uid: 2207,
+            run: crate::uci::stop_infinite,
+        },
+        Test {
+            suite: "chess",
             name: "two users are isolated",
             uid: 0,
             run: isolated,

@@ -15,6 +15,7 @@ mod reversi;
 mod rules;
 mod stress;
 mod stress64;
+mod uci;
 
 use std::io::Write;
 
