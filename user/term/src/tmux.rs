@@ -71,6 +71,14 @@ pub fn shell_quote(s: &str) -> String {
 
 const TARGET: &str = "t:0.0";
 
+/// The parent process id of `pid`, from `/proc/<pid>/stat` (the field after the command
+/// name, which may itself contain spaces and parentheses).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(1)?.parse().ok()
+}
+
 fn check(out: Output, what: &str) -> io::Result<Output> {
     if out.status.success() {
         Ok(out)
@@ -240,11 +248,17 @@ impl Tmux {
         }) else {
             return Vec::new();
         };
-        fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
-            .collect()
+        // Every process whose parent is the pane's shell, from /proc/*/stat (the kernel's
+        // `children` file needs CONFIG_PROC_CHILDREN, which the test kernel lacks).
+        let mut kids: Vec<u32> = fs::read_dir("/proc")
+            .map(|dir| {
+                dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+                    .filter(|p| parent_of(*p) == Some(pid))
+                    .collect()
+            })
+            .unwrap_or_default();
+        kids.sort_unstable();
+        kids
     }
 
     /// The exit status of the pane's command once it has exited (`None` while it runs).
