@@ -19,6 +19,7 @@ use std::thread::sleep;
 use std::time::Duration;
 
 use clap::Parser;
+use kgames_term::tap::Tap;
 use kgames_term::tmux::Tmux;
 
 /// Runs xo-user in tmux and checks the screen, the pause and the exit (TAP output).
@@ -57,25 +58,6 @@ fn header(screen: &str) -> &str {
     screen.lines().next().unwrap_or("")
 }
 
-struct Tap {
-    failed: usize,
-}
-
-impl Tap {
-    fn check(&mut self, ok: bool, name: &str, detail: &str) -> bool {
-        if ok {
-            println!("ok - {name}");
-        } else {
-            self.failed += 1;
-            println!("not ok - {name}");
-            for l in detail.lines() {
-                println!("# {l}");
-            }
-        }
-        ok
-    }
-}
-
 fn main() -> ExitCode {
     let args = Args::parse();
     let xo = args.xo_user.clone().unwrap_or_else(|| {
@@ -89,7 +71,7 @@ fn main() -> ExitCode {
         std::env::temp_dir().join(format!("xo-user-tmux-{uid}-{}", std::process::id()))
     });
     let wait = Duration::from_secs(args.timeout);
-    let mut tap = Tap { failed: 0 };
+    let mut tap = Tap::default();
     println!(
         "# xo-user in tmux as uid {uid}: {} {}",
         xo.display(),
