@@ -4,6 +4,8 @@
 #                                                        cached test kernel, built if missing)
 #   make run [CMD='...']   set up, build, boot the VM; a shell as nobody, or run CMD there
 #   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
+#   make check-debug       the in-VM suite, fault injection and the 64-process stress on the
+#                          debug kernel (KASAN, kmemleak, UBSAN, ...); not part of `make check`
 #   make bench             engine benchmarks against peer crates (host; reversi built for
 #                          x86-64 and for x86-64-v3)
 #   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
@@ -15,7 +17,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check bench fuzz stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-debug bench fuzz stress clippy rustfmt clean
 
 all: modules
 
@@ -50,6 +52,9 @@ run: setup modules tools
 
 check:
 	bash scripts/check.sh
+
+check-debug:
+	bash scripts/check-debug.sh
 
 bench:
 	bash scripts/reversi-bench.sh

@@ -5,21 +5,9 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-cd "$repo"
 . "$here/lib.sh"
-export PATH=/usr/lib/llvm-19/bin:$HOME/.cargo/bin:$PATH
-mkdir -p out
-log=out/check.log; : > "$log"
-passed=0 failed=0 t0=$(date +%s)
-pass() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "not ok - $*"; }
-# run NAME CMD...: one check; output goes to the log (shown on failure).
-run() {
-    local name=$1; shift
-    step "$name"
-    if "$@" >> "$log" 2>&1; then pass "$name"; else fail "$name"; tail -n 30 "$log" | sed 's/^/    | /'; fi
-}
-finish() { echo "check took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+log=out/check.log
+. "$here/checks.sh"
 
 # 1. Set-up, then its idempotence: a second run must install and build nothing.
 run "setup: toolchain" bash scripts/setup-toolchain.sh
@@ -40,6 +28,7 @@ idem() {
 run "setup: a second run of the set-up scripts is a no-op" idem
 
 # 2. Host crates: format, clippy, tests.
+run "host: the kernel-log detector tells injected faults from reports (scripts/detect.sh --self-test)" bash scripts/detect.sh --self-test
 run "host: cargo fmt --check" cargo fmt --all -- --check
 run "host: cargo clippy -D warnings" cargo clippy --workspace --all-targets -q -- -D warnings
 step "host: cargo test"
@@ -87,8 +76,8 @@ case $rc in
 esac
 
 # 5. The detector itself: a deliberate WARNING at load must fail the runner.
-step "vm: detector self-test (module loaded with test_warn=1 must fail the run)"
-bash scripts/vm-run.sh --cmd true --insmod-args test_warn=1 --out "$repo/out/vm-warn" >> "$log" 2>&1; rc=$?
+step "vm: detector self-test (module loaded with test_report=1 (a WARNING) must fail the run)"
+bash scripts/vm-run.sh --cmd true --insmod-args test_report=1 --out "$repo/out/vm-warn" >> "$log" 2>&1; rc=$?
 if [ $rc = 90 ]; then pass "vm: a kernel WARNING in the guest fails the run"; else fail "vm: a kernel WARNING in the guest fails the run (runner exit $rc)"; fi
 
 finish

@@ -96,9 +96,9 @@ module! {
             default: false,
             description: "Test only: fail the load after every allocation (proves the error path frees them)",
         },
-        test_warn: bool {
-            default: false,
-            description: "Test only: trigger one kernel WARNING at load (proves the test runner's detector)",
+        test_report: u32 {
+            default: 0,
+            description: "Test only: one deliberate report at load (proves the runner's detector): 1 WARNING, 2 kmemleak leak, 3 debug-objects free of an armed hrtimer, 4 Rust debug assertion",
         },
     },
 }

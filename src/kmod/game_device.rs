@@ -33,6 +33,7 @@ use crate::session::{
     reply::Reply,
     state::{Action, Env, Session, StatusExtra},
     table::{self, Limits, Owner, Slot},
+    turns::{Turns, Waiter},
 };
 
 pub(crate) use crate::uapi::ioctl::{KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH};
@@ -139,54 +140,66 @@ pub(crate) struct ContextPool<G: Game> {
 
 /// What the pool's mutex protects.
 ///
-/// Invariant: `free.len() + searching.len()` is the number of contexts made at load, and
-/// both vectors keep the capacity reserved then (pushing never allocates).
+/// Invariant: `free.len()` plus the uids searching in `turns` is the number of contexts made
+/// at load, and `free` keeps the capacity reserved then (pushing never allocates).
 struct PoolState<G: Game> {
     /// The contexts not in use.
     free: KVec<Scratch<G>>,
-    /// The uids with a search in flight: at most one search per user at a time.
-    searching: KVec<u32>,
+    /// Whose turn it is: round robin over the waiting uids, at most one search per uid.
+    turns: Turns<KVec<Option<Waiter>>, KVec<Option<u32>>>,
 }
 
-impl<G: Game> PoolState<G> {
-    /// A context for `uid`, unless none is free or `uid` already searches.
-    fn take(&mut self, uid: u32) -> Option<Scratch<G>> {
-        if self.searching.contains(&uid) {
-            return None;
-        }
-        let s = self.free.pop()?;
-        // Capacity for every context was reserved at load: no allocation, cannot fail.
-        let _ = self.searching.push(uid, GFP_KERNEL);
-        Some(s)
+/// `n` empty slots.
+fn nones<T: Copy>(n: usize) -> Result<KVec<Option<T>>> {
+    let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
+    for _ in 0..n {
+        v.push(None, GFP_KERNEL)?;
     }
+    Ok(v)
 }
 
 impl<G: Game> ContextPool<G> {
-    /// `contexts` contexts of `tt_entries` table entries each.
-    fn new_arc(contexts: usize, tt_entries: usize) -> Result<Arc<Self>> {
+    /// `contexts` contexts of `tt_entries` table entries each, for up to `uids` waiting uids
+    /// with a queue entry (more wait unregistered, behind them).
+    fn new_arc(contexts: usize, tt_entries: usize, uids: usize) -> Result<Arc<Self>> {
         let mut free = KVec::with_capacity(contexts, GFP_KERNEL)?;
         for _ in 0..contexts {
             free.push(Scratch::new(tt_entries)?, GFP_KERNEL)?;
         }
-        let searching = KVec::with_capacity(contexts, GFP_KERNEL)?;
+        let turns = Turns::new(nones(uids)?, nones(contexts)?);
         Arc::pin_init(
             pin_init!(Self {
-                state <- new_mutex!(PoolState { free, searching }),
+                state <- new_mutex!(PoolState { free, turns }),
                 freed <- new_condvar!(),
             }),
             GFP_KERNEL,
         )
     }
 
-    /// Waits (interruptibly: `ERESTARTSYS` on a signal) until a context is free and `uid`
-    /// has no other search in flight, and takes it.
+    /// Waits (interruptibly: `ERESTARTSYS` on a signal) until it is `uid`'s turn (see
+    /// [`Turns`]: no other search of `uid` in flight, and no uid waiting longer), and takes a
+    /// context.
     fn take(&self, uid: u32) -> Result<Scratch<G>> {
         let mut st = self.state.lock();
+        let mut registered = false;
         loop {
-            if let Some(s) = st.take(uid) {
-                return Ok(s);
+            let free = !st.free.is_empty();
+            if st.turns.try_take(uid, registered, free) {
+                if let Some(s) = st.free.pop() {
+                    return Ok(s);
+                }
+            }
+            if !registered && st.turns.enter(uid) {
+                registered = true;
+                continue;
             }
             if self.freed.wait_interruptible(&mut st) {
+                if registered {
+                    st.turns.leave(uid);
+                }
+                drop(st);
+                // This task may have been first in the queue: the next one gets its turn.
+                self.freed.notify_all();
                 return Err(ERESTARTSYS);
             }
         }
@@ -195,9 +208,7 @@ impl<G: Game> ContextPool<G> {
     /// Gives back a context taken by `uid` and wakes the waiters.
     fn give(&self, uid: u32, s: Scratch<G>) {
         let mut st = self.state.lock();
-        if let Some(i) = st.searching.iter().position(|&u| u == uid) {
-            let _ = st.searching.remove(i);
-        }
+        st.turns.done(uid);
         // `free` keeps its capacity from load: no allocation, cannot fail.
         let _ = st.free.push(s, GFP_KERNEL);
         drop(st);
@@ -311,7 +322,11 @@ where
             max_user_games: cfg.max_user_games,
         };
         t.epoch = Some(Instant::now());
-        t.pool = Some(ContextPool::new_arc(cfg.search_contexts, cfg.tt_entries)?);
+        t.pool = Some(ContextPool::new_arc(
+            cfg.search_contexts,
+            cfg.tt_entries,
+            cfg.max_games,
+        )?);
         Ok(())
     }
 

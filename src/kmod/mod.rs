@@ -16,6 +16,7 @@ pub(crate) mod kxo_hub;
 pub(crate) mod kxo_runtime;
 pub(crate) mod mc;
 pub(crate) mod owned_queue;
+pub(crate) mod selftest;
 
 use kernel::{
     miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
@@ -181,10 +182,6 @@ pub(crate) struct KGames {
 
 impl kernel::InPlaceModule for KGames {
     fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
-        if params::test_warn.value() {
-            // Test only: one deliberate warning, so the runner's detector is proven to work.
-            kernel::warn_on!(true);
-        }
         // SAFETY: called once, at load, before the devices using the locks are registered.
         unsafe {
             REVERSI_GAMES.init();
@@ -193,7 +190,10 @@ impl kernel::InPlaceModule for KGames {
             NXN_GAMES.init();
         }
         // Every parameter is checked before anything is allocated.
-        let plan = Plan::from_parameters();
+        // Test only: one deliberate report first, so the runner's detector is proven to
+        // catch it.
+        let plan =
+            selftest::report(params::test_report.value()).and_then(|()| Plan::from_parameters());
         let tables = Tables;
         let runtime = plan.and_then(|plan| {
             NXN_SIZE.store(

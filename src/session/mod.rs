@@ -15,6 +15,7 @@ pub mod reply;
 pub mod reversi_game;
 pub mod state;
 pub mod table;
+pub mod turns;
 
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,8 @@
 out=$1; shift
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$repo/target/release/kgames-vmtest
+# The module under test (scripts/vm-run.sh exports it; the debug build lives in out/debug).
+ko=${KGAMES_KO:-$repo/kgames.ko}
 n=0 fails=0
 emit() { echo "$*" | tee -a "$out/tap.txt"; }
 ok() { n=$((n + 1)); emit "ok $n - $*"; }
@@ -69,7 +71,7 @@ kxocat=$repo/target/release/kxo-cat
 cpu_busy() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
 # measure GAMES PERIOD_MS SECONDS: reload with those parameters, watch with the stream checker.
 measure() {
-    rmmod kgames && insmod "$repo/kgames.ko" kxo_games=$1 kxo_period_ms=$2 || return 1
+    rmmod kgames && insmod "$ko" kxo_games=$1 kxo_period_ms=$2 || return 1
     read -r b0 t0 < <(cpu_busy)
     local res; res=$(timeout $(($3 + 30)) "$kxocat" --check --timeout "$3") || { emit "# $res"; return 1; }
     echo "$res" > "$out/measure.txt"
@@ -84,10 +86,10 @@ if [ -x "$kxocat" ]; then
     check "kxo: 32 games with the timer at 10 ms for 60 s: stream checks, no kernel warning" measure 32 10 60
     check "kxo: the 60 s run saw all 25 pairings of the five agents" grep -q ' pairings=25 ' "$out/measure.txt"
     rmmod kgames
-    check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=33 2>/dev/null"
-    check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$repo/kgames.ko' kxo_games=0 2>/dev/null"
+    check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=33 2>/dev/null"
+    check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=0 2>/dev/null"
     for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001; do
-        check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$repo/kgames.ko' $p 2>&1 | grep -qi 'invalid'"
+        check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
     done
     # A load that fails after allocating everything frees everything: five such loads leave
     # vmalloc and slab usage where they were (each load allocates over 10 MB).
@@ -96,20 +98,20 @@ if [ -x "$kxocat" ]; then
         local a b i
         a=$(kmem)
         for i in 1 2 3 4 5; do
-            insmod "$repo/kgames.ko" test_fail_init=1 2>/dev/null && { rmmod kgames; return 1; }
+            insmod "$ko" test_fail_init=1 2>/dev/null && { rmmod kgames; return 1; }
         done
         b=$(kmem)
         emit "# five failed loads: vmalloc+slab ${a} kB before, ${b} kB after"
         [ $((b - a)) -lt 4096 ]
     }
     check "kxo: a load failing after every allocation frees them all (vmalloc+slab unchanged)" noleak
-    check "kxo: loads with kxo_always=1 and the games run without a watcher" insmod "$repo/kgames.ko" kxo_always=1 kxo_period_ms=10
+    check "kxo: loads with kxo_always=1 and the games run without a watcher" insmod "$ko" kxo_always=1 kxo_period_ms=10
     sleep 2
     check "kxo: unload while the games run is clean" rmmod kgames
     # The Monte Carlo player: the same moves with 1 and with 10 work items (kxo_workers), and
     # the work really split: 09 reports the items of each CPU move and the tiles each scored.
     mcgame() {
-        rmmod kgames 2>/dev/null; insmod "$repo/kgames.ko" kxo_workers=$1 || return 1
+        rmmod kgames 2>/dev/null; insmod "$ko" kxo_workers=$1 || return 1
         exec 3<>/dev/kxo
         echo "00 X" >&3; cat <&3
         for _ in 1 2 3 4 5 6 7 8; do
@@ -133,7 +135,7 @@ if [ -x "$kxocat" ]; then
     }
     check "kxo: the Monte Carlo player plays the same game with 1 and with 10 work items, split 1 and 10 ways" mc_same
     rmmod kgames 2>/dev/null
-    check "kxo: loads again with defaults" insmod "$repo/kgames.ko"
+    check "kxo: loads again with defaults" insmod "$ko"
     for d in reversi chess kxo; do chmod 0666 /dev/$d 2>/dev/null; done
 else
     notok "kxo: $kxocat is not built"
@@ -146,7 +148,7 @@ check "module: still loaded after the refused rmmod" grep -q '^kgames ' /proc/mo
 exec 3>&-
 check "module: rmmod succeeds once every file is closed" rmmod kgames
 check "module: the device nodes are gone after unload" bash -c '! grep -qE " (reversi|chess|kxo)$" /proc/misc'
-check "module: loads again" insmod "$repo/kgames.ko"
+check "module: loads again" insmod "$ko"
 check "module: unloads again" rmmod kgames
 
 emit "1..$n"

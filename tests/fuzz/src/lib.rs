@@ -3,11 +3,13 @@
 //! Each target takes any byte string and panics only when an invariant breaks: the session
 //! layer of each device ([`session`]), several files and users on one device's game table
 //! ([`multi`]), the engines' position setup and move application ([`engines`]), and the kxo
-//! record encoder, decoder and consistency check ([`record`]). The libFuzzer drivers in
+//! record encoder, decoder and consistency check ([`record`]), and the serial Othello link's
+//! line framing and parser ([`othello`]). The libFuzzer drivers in
 //! `src/bin` call [`run`]; `tests/corpus.rs` replays the stored corpus through it.
 
 pub mod engines;
 pub mod multi;
+pub mod othello;
 pub mod record;
 pub mod replies;
 pub mod session;
@@ -21,6 +23,7 @@ pub const TARGETS: &[&str] = &[
     "reversi_setup",
     "chess_fen",
     "kxo_record",
+    "othello_line",
 ];
 
 /// Runs the target `name` on `data`. Returns false for an unknown name.
@@ -34,6 +37,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "reversi_setup" => engines::reversi(data),
         "chess_fen" => engines::chess(data),
         "kxo_record" => record::run(data),
+        "othello_line" => othello::run(data),
         _ => return false,
     }
     true

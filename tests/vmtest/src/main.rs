@@ -1,5 +1,6 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all). Runs as root in the guest with the module loaded; every test runs in
+//! `chess`, `kxo`, `kxo_agents`, `othello`, `stress`, `fairness`; none = all; `stress64` and
+//! `faults` only when named). Runs as root in the guest with the module loaded; every test runs in
 //! a forked child, which switches to its own uid before opening a device (so the tests also
 //! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
@@ -7,6 +8,7 @@
 mod chess;
 mod dev;
 mod fairness;
+mod faults;
 mod kxo;
 mod kxo_agents;
 mod othello;
@@ -18,6 +20,17 @@ mod stress64;
 mod uci;
 
 use std::io::Write;
+
+/// The module under test: `$KGAMES_KO` (set by scripts/vm-run.sh; the debug kernel's build
+/// lives elsewhere), else the repository's kgames.ko.
+pub fn module_path() -> String {
+    std::env::var("KGAMES_KO")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko").to_string())
+}
+
+/// New device nodes are 0600: the runner makes them 0666 after a load (scripts/vm-run.sh).
+pub const NODES_0666: &str = "for d in reversi chess kxo; do for _ in $(seq 50); do \
+    [ -c /dev/$d ] && break; sleep 0.1; done; chmod 0666 /dev/$d; done";
 
 /// A test's verdict: `Err` carries the diagnostic.
 pub type Outcome = Result<(), String>;
@@ -118,8 +131,10 @@ fn main() {
     tests.extend(stress::tests());
     tests.extend(fairness::tests());
     tests.extend(stress64::tests());
-    // Suites that run only when named (minutes long): `make stress`.
-    const ON_REQUEST: [&str; 1] = ["stress64"];
+    tests.extend(faults::tests());
+    // Suites that run only when named: minutes long (`make stress`), or for the debug kernel
+    // only (`make check-debug`).
+    const ON_REQUEST: [&str; 2] = ["stress64", "faults"];
     tests.retain(|t| {
         if wanted.is_empty() {
             !ON_REQUEST.contains(&t.suite)

@@ -33,12 +33,8 @@ use kgames_uapi::user::ioctl_none;
 
 use crate::procs::{pipe, spawn_as, wait_ok};
 use crate::stress::Gen;
-use crate::{ensure, Outcome, Test};
+use crate::{ensure, module_path, Outcome, Test, NODES_0666};
 
-const MODULE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko");
-/// New device nodes are 0600: the runner makes them 0666 after a load (scripts/vm-run.sh).
-const NODES_0666: &str = "for d in reversi chess kxo; do for _ in $(seq 50); do \
-    [ -c /dev/$d ] && break; sleep 0.1; done; chmod 0666 /dev/$d; done";
 const WORKERS: u32 = 64;
 const UIDS: u32 = 4;
 
@@ -434,14 +430,15 @@ fn run(d: Duration) -> Outcome {
     unsafe { libc::alarm(u32::try_from(d.as_secs()).unwrap_or(600) + 240) };
     ensure!(
         sh(&format!(
-            "rmmod kgames && insmod {MODULE} max_user_games=64 && {NODES_0666}"
+            "rmmod kgames && insmod {} max_user_games=64 && {NODES_0666}",
+            module_path()
         )),
         "reload with max_user_games=64"
     );
     let r = hammer(d);
     // Unload once everything is closed (the workers are gone), then load the defaults again.
     let unloaded = sh("rmmod kgames");
-    let reloaded = sh(&format!("insmod {MODULE} && {NODES_0666}"));
+    let reloaded = sh(&format!("insmod {} && {NODES_0666}", module_path()));
     r?;
     ensure!(unloaded, "rmmod after the run failed");
     ensure!(reloaded, "insmod after the run failed");

@@ -1,0 +1,432 @@
+//! The `faults` suite (debug kernel only, `make check-debug`): every allocation the module
+//! makes is failed in turn, with the per-task `fail-nth` control of the kernel's fault
+//! injection (failslab and fail_page_alloc, sleeping allocations included).
+//!
+//! For one operation, the sweep sets `/proc/thread-self/fail-nth` to n = 1, 2, ... before the
+//! operation's system call(s): the n-th allocation fails. When the value reads back non-zero
+//! afterwards the operation made fewer than n allocations and the sweep is complete: n - 1
+//! injection points were covered. Each injected failure must be clean: the call fails with
+//! `ENOMEM` (or succeeds, if the allocation was optional), nothing is half-created (no module
+//! left loaded, no device node; no game counted), the game is unchanged (its `11` and `01`),
+//! and the same operation succeeds once injection is off. Leaks are found by kmemleak, which
+//! scripts/vm-run.sh runs after the suite; the module must still unload.
+//!
+//! `insmod` is swept with every allocation of the load failing (the loader's own included);
+//! the operations on the devices only with allocations made from the module's code (the
+//! debugfs `require-start`/`require-end` stack filter set to the module's text).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::os::fd::AsRawFd;
+use std::time::Instant;
+
+use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
+use kgames_uapi::user::{ioctl_none, kxo_loads, kxo_state};
+
+use crate::dev::{sh, Dev};
+use crate::procs::{pipe, spawn_as, wait_ok};
+use crate::{ensure, module_path, Outcome, Test, NODES_0666};
+
+/// The fault-injection controls.
+const DEBUGFS: &str = "/sys/kernel/debug";
+/// Module parameters of the insmod sweep: the smallest tables (every allocating path is still
+/// taken, with fewer pages).
+const SMALL: &str =
+    "tt_entries=1024 search_contexts=1 max_games=16 kxo_games=2 kxo_td_kb=16 kxo_td_games=10";
+/// The most injection points swept per operation.
+const MAX_POINTS: u32 = 20_000;
+
+/// The suite.
+pub fn tests() -> Vec<Test> {
+    vec![
+        Test {
+            suite: "faults",
+            name: "insmod with each allocation failing in turn: a clean failure, nothing left loaded",
+            uid: 0,
+            run: |_| insmod_sweep(),
+        },
+        Test {
+            suite: "faults",
+            name: "device operations with each module allocation failing in turn: ENOMEM, game unchanged",
+            uid: 0,
+            run: |_| ops_sweep(),
+        },
+    ]
+}
+
+fn write_ctl(path: &str, value: &str) -> Outcome {
+    fs::write(format!("{DEBUGFS}/{path}"), value).map_err(|e| format!("{path} <- {value}: {e}"))
+}
+
+/// failslab and fail_page_alloc fail any allocation `fail-nth` picks, sleeping ones and
+/// order 0 included, with a one-line message (the stack-trace form is the detector's
+/// self-test), only from code in `range` (none: anywhere).
+fn aim(range: Option<(u64, u64)>) -> Outcome {
+    let (start, end) = range.unwrap_or((0, u64::MAX));
+    for attr in ["failslab", "fail_page_alloc"] {
+        write_ctl(&format!("{attr}/ignore-gfp-wait"), "N")?;
+        write_ctl(&format!("{attr}/verbose"), "1")?;
+        write_ctl(&format!("{attr}/require-start"), &start.to_string())?;
+        write_ctl(&format!("{attr}/require-end"), &end.to_string())?;
+    }
+    write_ctl("fail_page_alloc/ignore-gfp-highmem", "N")?;
+    write_ctl("fail_page_alloc/min-order", "0")
+}
+
+/// The module's text: from its `.text` section over its size in /proc/modules.
+fn module_range() -> Result<(u64, u64), String> {
+    let text =
+        fs::read_to_string("/sys/module/kgames/sections/.text").map_err(|e| e.to_string())?;
+    let start = u64::from_str_radix(text.trim().trim_start_matches("0x"), 16)
+        .map_err(|e| format!(".text {text:?}: {e}"))?;
+    let modules = fs::read_to_string("/proc/modules").map_err(|e| e.to_string())?;
+    let size: u64 = modules
+        .lines()
+        .find_map(|l| l.strip_prefix("kgames "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .ok_or("kgames is not in /proc/modules")?;
+    Ok((start, start + size))
+}
+
+/// Runs `op` with the `n`-th injection point of this thread failing; returns its result and
+/// whether the fault was injected (fewer than `n` points: not).
+fn nth<T>(n: u32, op: impl FnOnce() -> T) -> Result<(T, bool), String> {
+    let mut ctl = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/proc/thread-self/fail-nth")
+        .map_err(|e| format!("fail-nth: {e}"))?;
+    ctl.write_all(n.to_string().as_bytes())
+        .map_err(|e| format!("fail-nth <- {n}: {e}"))?;
+    let r = op();
+    let mut left = String::new();
+    ctl.rewind().map_err(|e| e.to_string())?;
+    ctl.read_to_string(&mut left)
+        .map_err(|e| format!("fail-nth: {e}"))?;
+    ctl.write_all(b"0")
+        .map_err(|e| format!("fail-nth <- 0: {e}"))?;
+    Ok((r, left.trim() == "0"))
+}
+
+/// An injected failure must be ENOMEM.
+fn enomem(what: &str, e: &io::Error) -> Outcome {
+    ensure!(
+        e.raw_os_error() == Some(libc::ENOMEM),
+        "{what}: {e} (want ENOMEM)"
+    );
+    Ok(())
+}
+
+fn loaded() -> bool {
+    fs::read_to_string("/proc/modules").is_ok_and(|m| m.lines().any(|l| l.starts_with("kgames ")))
+}
+
+fn finit_module(params: &str) -> io::Result<()> {
+    let ko = File::open(module_path())?;
+    let params =
+        std::ffi::CString::new(params).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    // SAFETY: finit_module with an open descriptor and a NUL-terminated parameter string.
+    let r = unsafe { libc::syscall(libc::SYS_finit_module, ko.as_raw_fd(), params.as_ptr(), 0) };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+fn insmod_sweep() -> Outcome {
+    // SAFETY: re-arms this test's own alarm for the long sweep.
+    unsafe { libc::alarm(1800) };
+    ensure!(
+        sh("rmmod kgames").is_ok() || !loaded(),
+        "rmmod before the sweep"
+    );
+    aim(None)?;
+    let t0 = Instant::now();
+    let (mut failed, mut tolerated) = (0u32, 0u32);
+    let mut n = 1;
+    loop {
+        ensure!(n <= MAX_POINTS, "insmod: over {MAX_POINTS} allocations");
+        let (r, injected) = nth(n, || finit_module(SMALL))?;
+        if !injected {
+            r.map_err(|e| format!("insmod without injection: {e}"))?;
+            break;
+        }
+        match r {
+            Err(e) => {
+                failed += 1;
+                ensure!(
+                    !loaded(),
+                    "insmod failed at point {n} ({e}) but kgames is loaded"
+                );
+                ensure!(
+                    !fs::read_to_string("/proc/misc").is_ok_and(|m| m.contains(" reversi")),
+                    "insmod failed at point {n} but /dev/reversi is registered"
+                );
+            }
+            Ok(()) => {
+                tolerated += 1;
+                sh("rmmod kgames").map_err(|e| format!("rmmod after point {n}: {e}"))?;
+            }
+        }
+        n += 1;
+    }
+    println!(
+        "# insmod: {} injection points in {:.0} s: {failed} loads failed cleanly, {tolerated} absorbed the failure (all unloaded)",
+        n - 1,
+        t0.elapsed().as_secs_f64()
+    );
+    // The defaults again, for the sweeps that follow.
+    sh(&format!(
+        "rmmod kgames; insmod {} && {NODES_0666}",
+        module_path()
+    ))?;
+    Ok(())
+}
+
+/// One device operation to sweep: `run(n, uid)` makes its files as `uid`, runs each of its
+/// steps with injection point `n` failing, checks the state, and returns how many of its
+/// steps had a fault injected.
+struct Op {
+    name: &'static str,
+    run: fn(u32, u32) -> Result<u32, String>,
+}
+
+/// The sweep of `op` in children of fresh uids (so every creation path is new): returns the
+/// points covered.
+fn sweep(op: &Op, base_uid: u32) -> Result<u32, String> {
+    let (mut n, mut points) = (1, 0);
+    loop {
+        ensure!(
+            n <= MAX_POINTS,
+            "{}: over {MAX_POINTS} allocations",
+            op.name
+        );
+        let fds = pipe()?;
+        let run = op.run;
+        let child = spawn_as(0, move || {
+            let injected = run(n, base_uid + n)?;
+            let b = [u8::try_from(injected).unwrap_or(u8::MAX)];
+            // SAFETY: one byte to the pipe's write end.
+            unsafe { libc::write(fds[1], b.as_ptr().cast(), 1) };
+            Ok(())
+        })?;
+        let r = wait_ok(child);
+        let mut b = [0u8; 1];
+        // SAFETY: closes this process's write end, then reads the child's byte.
+        let got = unsafe {
+            libc::close(fds[1]);
+            let got = libc::read(fds[0], b.as_mut_ptr().cast(), 1);
+            libc::close(fds[0]);
+            got
+        };
+        r.map_err(|e| format!("{} at point {n}: {e}", op.name))?;
+        ensure!(got == 1, "{} at point {n}: no answer", op.name);
+        if b[0] == 0 {
+            return Ok(points);
+        }
+        points += u32::from(b[0]);
+        n += 1;
+    }
+}
+
+/// Switches this (child) process to `uid`.
+fn become_uid(uid: u32) -> Outcome {
+    // Dumpable again after the switch, so that the process still owns its
+    // /proc/thread-self/fail-nth.
+    // SAFETY: plain libc calls on this process.
+    let ok = unsafe {
+        libc::setgid(uid) == 0
+            && libc::setuid(uid) == 0
+            && libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) == 0
+    };
+    ensure!(ok, "setuid({uid})");
+    Ok(())
+}
+
+/// `line` as one write under injection point `n`, then its reply; a failed write must be
+/// ENOMEM and leave `01` and `11` as they were, and the command must then succeed.
+fn command(d: &mut Dev, n: u32, line: &str, want_prefix: &[u8]) -> Result<u32, String> {
+    let before = (d.cmd("01")?, d.cmd("11")?);
+    let (r, injected) = nth(n, || d.write_raw(format!("{line}\n").as_bytes()))?;
+    match r {
+        Ok(_) => {
+            let reply = d
+                .read_max(1024)
+                .map_err(|e| format!("read after {line:?}: {e}"))?;
+            ensure!(
+                reply.starts_with(want_prefix),
+                "{line:?} -> {:?}",
+                String::from_utf8_lossy(&reply)
+            );
+        }
+        Err(e) => {
+            enomem(line, &e)?;
+            let after = (d.cmd("01")?, d.cmd("11")?);
+            ensure!(
+                after == before,
+                "{line:?} failed with ENOMEM but the game changed"
+            );
+            let reply = d.cmd(line)?;
+            ensure!(
+                reply.starts_with(want_prefix),
+                "{line:?} without injection -> {:?}",
+                String::from_utf8_lossy(&reply)
+            );
+        }
+    }
+    Ok(u32::from(injected))
+}
+
+/// Opening `path` under injection: ENOMEM or a working file.
+fn open_op(path: &str, n: u32, uid: u32) -> Result<u32, String> {
+    become_uid(uid)?;
+    let (r, injected) = nth(n, || OpenOptions::new().read(true).write(true).open(path))?;
+    let mut d = match r {
+        Ok(f) => Dev { f },
+        Err(e) => {
+            enomem(&format!("open {path}"), &e)?;
+            Dev::open(path)?
+        }
+    };
+    // A private game, so that no shared game is left behind in the table.
+    d.make_private()?;
+    ensure!(!d.cmd("99")?.is_empty(), "{path}: no reply after the open");
+    Ok(u32::from(injected))
+}
+
+/// A private file (ioctl) and its first command under injection.
+fn private_op(path: &str, n: u32, uid: u32, first: &str) -> Result<u32, String> {
+    become_uid(uid)?;
+    let mut d = Dev::open(path)?;
+    let (r, injected) = nth(n, || ioctl_none(&d.f, KGAMES_IOC_PRIVATE))?;
+    if let Err(e) = r {
+        enomem("ioctl private", &e)?;
+        d.make_private()?;
+    }
+    Ok(u32::from(injected) + command(&mut d, n, first, b"OK")?)
+}
+
+/// A private game of `uid` on `path`, set up (no injection) by `setup`, each answered `OK`.
+fn private_game(path: &str, uid: u32, setup: &[&str]) -> Result<Dev, String> {
+    become_uid(uid)?;
+    let mut d = Dev::open(path)?;
+    d.make_private()?;
+    for line in setup {
+        d.expect(line, b"OK\n")?;
+    }
+    Ok(d)
+}
+
+const OPS: &[Op] = &[
+    Op {
+        name: "open /dev/reversi",
+        run: |n, uid| open_op("/dev/reversi", n, uid),
+    },
+    Op {
+        name: "open /dev/chess",
+        run: |n, uid| open_op("/dev/chess", n, uid),
+    },
+    Op {
+        name: "open /dev/kxo",
+        run: |n, uid| open_op("/dev/kxo", n, uid),
+    },
+    Op {
+        name: "reversi: a user's first command creates the shared game",
+        run: |n, uid| {
+            become_uid(uid)?;
+            let mut d = Dev::open("/dev/reversi")?;
+            let (r, injected) = nth(n, || d.write_raw(b"00 O\n"))?;
+            if let Err(e) = r {
+                enomem("00 O", &e)?;
+            }
+            let _ = d.read_max(1024);
+            d.expect("00 O", b"OK\n")?;
+            Ok(u32::from(injected))
+        },
+    },
+    Op {
+        name: "reversi: private game",
+        run: |n, uid| private_op("/dev/reversi", n, uid, "00 O"),
+    },
+    Op {
+        name: "chess: private game",
+        run: |n, uid| private_op("/dev/chess", n, uid, "00 O"),
+    },
+    Op {
+        name: "kxo: private N x N game",
+        run: |n, uid| private_op("/dev/kxo", n, uid, "00 X"),
+    },
+    Op {
+        name: "reversi: CPU move 03",
+        run: |n, uid| {
+            let mut d = private_game("/dev/reversi", uid, &["00 O", "05 N2000"])?;
+            command(&mut d, n, "03", b"OK")
+        },
+    },
+    Op {
+        name: "chess: CPU move 03 and a human move",
+        run: |n, uid| {
+            let mut d = private_game("/dev/chess", uid, &["00 O", "05 N2000"])?;
+            Ok(command(&mut d, n, "03", b"OK")? + command(&mut d, n, "12 e7e5", b"OK")?)
+        },
+    },
+    Op {
+        name: "kxo: Monte Carlo CPU move 03 (parallel work items)",
+        run: |n, uid| {
+            let mut d = private_game("/dev/kxo", uid, &["00 X"])?;
+            command(&mut d, n, "03", b"OK")
+        },
+    },
+    Op {
+        name: "kxo: a watcher's first read and the state/loads ioctls",
+        run: |n, uid| {
+            become_uid(uid)?;
+            let mut f = File::open("/dev/kxo").map_err(|e| e.to_string())?;
+            let mut buf = [0u8; 64];
+            let (r, injected) = nth(n, || {
+                let r = f.read(&mut buf);
+                let s = kxo_state(&f);
+                let l = kxo_loads(&f);
+                (r, s, l)
+            })?;
+            match r {
+                (Ok(_), Ok(_), Ok(_)) => {}
+                (r, s, l) => {
+                    for e in [r.err(), s.err(), l.err()].into_iter().flatten() {
+                        enomem("kxo read/ioctl", &e)?;
+                    }
+                }
+            }
+            let n = f
+                .read(&mut buf)
+                .map_err(|e| format!("read without injection: {e}"))?;
+            ensure!(n > 0, "kxo: no record without injection");
+            Ok(u32::from(injected))
+        },
+    },
+];
+
+fn ops_sweep() -> Outcome {
+    // SAFETY: re-arms this test's own alarm for the long sweep.
+    unsafe { libc::alarm(1800) };
+    aim(Some(module_range()?))?;
+    let mut total = 0;
+    for (i, op) in OPS.iter().enumerate() {
+        let t0 = Instant::now();
+        let base = 100_000 * (1 + u32::try_from(i).unwrap_or(0));
+        let points = sweep(op, base)?;
+        println!(
+            "# {}: {points} injection points ({:.1} s)",
+            op.name,
+            t0.elapsed().as_secs_f64()
+        );
+        total += points;
+    }
+    aim(None)?;
+    println!("# device operations: {total} injection points in all, each failed cleanly");
+    ensure!(sh("rmmod kgames").is_ok(), "rmmod after the sweeps");
+    sh(&format!("insmod {} && {NODES_0666}", module_path()))?;
+    Ok(())
+}
