@@ -8,6 +8,7 @@
 #                          debug kernel (KASAN, kmemleak, UBSAN, ...); not part of `make check`
 #   make bench             engine benchmarks against peer crates (host; reversi built for
 #                          x86-64 and for x86-64-v3)
+#   make bench-vm          FFO #40/#41 through /dev/reversi in the VM against the host, ratio
 #   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
 #   make stress            the 5-minute 64-process stress in the VM (suite stress64)
 #   make clean
@@ -17,7 +18,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-debug bench fuzz stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-debug bench bench-vm fuzz stress clippy rustfmt clean
 
 all: modules
 
@@ -60,6 +61,10 @@ bench:
 	bash scripts/reversi-bench.sh
 	cargo run --release -q -p kgames-chess --example chess_perft_bench
 	cargo run --release -q -p kgames-chess --example chess_bench
+
+# FFO #40 and #41 through /dev/reversi in the VM and in-process on the host (same node budget).
+bench-vm: setup modules tools
+	bash scripts/reversi-vm-bench.sh
 
 # 64 processes over 4 uids for 5 minutes on all devices (tests/vmtest/src/stress64.rs).
 stress: setup modules tools

@@ -16,8 +16,7 @@
 //! debugfs `require-start`/`require-end` stack filter set to the module's text).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, Write};
-use std::os::fd::AsRawFd;
+use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
@@ -41,15 +40,15 @@ pub fn tests() -> Vec<Test> {
     vec![
         Test {
             suite: "faults",
-            name: "insmod with each allocation failing in turn: a clean failure, nothing left loaded",
-            uid: 0,
-            run: |_| insmod_sweep(),
-        },
-        Test {
-            suite: "faults",
             name: "device operations with each module allocation failing in turn: ENOMEM, game unchanged",
             uid: 0,
             run: |_| ops_sweep(),
+        },
+        Test {
+            suite: "faults",
+            name: "insmod with each allocation failing in turn: a clean failure, nothing left loaded",
+            uid: 0,
+            run: |_| insmod_sweep(),
         },
     ]
 }
@@ -58,19 +57,36 @@ fn write_ctl(path: &str, value: &str) -> Outcome {
     fs::write(format!("{DEBUGFS}/{path}"), value).map_err(|e| format!("{path} <- {value}: {e}"))
 }
 
-/// failslab and fail_page_alloc fail any allocation `fail-nth` picks, sleeping ones and
-/// order 0 included, with a one-line message (the stack-trace form is the detector's
-/// self-test), only from code in `range` (none: anywhere).
-fn aim(range: Option<(u64, u64)>) -> Outcome {
+/// Which allocations `fail-nth` counts and fails.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Slab allocations (failslab), sleeping ones included.
+    Slab,
+    /// Page allocations (fail_page_alloc), order 0 and sleeping ones included.
+    Pages,
+    /// Both.
+    Both,
+}
+
+/// Aims failslab and fail_page_alloc at `kind`, with a one-line message each (the
+/// stack-trace form is the detector's self-test), only from code in `range` (none: anywhere).
+fn aim(kind: Kind, range: Option<(u64, u64)>) -> Outcome {
     let (start, end) = range.unwrap_or((0, u64::MAX));
     for attr in ["failslab", "fail_page_alloc"] {
-        write_ctl(&format!("{attr}/ignore-gfp-wait"), "N")?;
         write_ctl(&format!("{attr}/verbose"), "1")?;
         write_ctl(&format!("{attr}/require-start"), &start.to_string())?;
         write_ctl(&format!("{attr}/require-end"), &end.to_string())?;
     }
+    let slab = kind != Kind::Pages;
+    let pages = kind != Kind::Slab;
+    write_ctl("failslab/ignore-gfp-wait", if slab { "N" } else { "Y" })?;
+    write_ctl(
+        "fail_page_alloc/ignore-gfp-wait",
+        if pages { "N" } else { "Y" },
+    )?;
     write_ctl("fail_page_alloc/ignore-gfp-highmem", "N")?;
-    write_ctl("fail_page_alloc/min-order", "0")
+    // Above the largest order: no page allocation fails.
+    write_ctl("fail_page_alloc/min-order", if pages { "0" } else { "11" })
 }
 
 /// The module's text: from its `.text` section over its size in /proc/modules.
@@ -92,20 +108,26 @@ fn module_range() -> Result<(u64, u64), String> {
 /// Runs `op` with the `n`-th injection point of this thread failing; returns its result and
 /// whether the fault was injected (fewer than `n` points: not).
 fn nth<T>(n: u32, op: impl FnOnce() -> T) -> Result<(T, bool), String> {
-    let mut ctl = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/proc/thread-self/fail-nth")
-        .map_err(|e| format!("fail-nth: {e}"))?;
-    ctl.write_all(n.to_string().as_bytes())
+    const CTL: &str = "/proc/thread-self/fail-nth";
+    let open = || {
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(CTL)
+            .map_err(|e| format!("{CTL}: {e}"))
+    };
+    // Every file is opened before the operation (an open allocates), so that only the
+    // operation's own calls count.
+    let (mut set, mut get, mut reset) = (open()?, open()?, open()?);
+    set.write_all(n.to_string().as_bytes())
         .map_err(|e| format!("fail-nth <- {n}: {e}"))?;
     let r = op();
-    let mut left = String::new();
-    ctl.rewind().map_err(|e| e.to_string())?;
-    ctl.read_to_string(&mut left)
-        .map_err(|e| format!("fail-nth: {e}"))?;
-    ctl.write_all(b"0")
+    let mut left = [0u8; 16];
+    let got = get.read(&mut left).map_err(|e| format!("fail-nth: {e}"))?;
+    reset
+        .write_all(b"0")
         .map_err(|e| format!("fail-nth <- 0: {e}"))?;
+    let left = String::from_utf8_lossy(left.get(..got).unwrap_or_default()).into_owned();
     Ok((r, left.trim() == "0"))
 }
 
@@ -122,12 +144,20 @@ fn loaded() -> bool {
     fs::read_to_string("/proc/modules").is_ok_and(|m| m.lines().any(|l| l.starts_with("kgames ")))
 }
 
-fn finit_module(params: &str) -> io::Result<()> {
-    let ko = File::open(module_path())?;
+/// `init_module(2)` from the image in memory: a load that reads no file, so that the
+/// injected failures hit the loader and the module, not the 9p file system under the guest.
+fn init_module(image: &[u8], params: &str) -> io::Result<()> {
     let params =
         std::ffi::CString::new(params).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-    // SAFETY: finit_module with an open descriptor and a NUL-terminated parameter string.
-    let r = unsafe { libc::syscall(libc::SYS_finit_module, ko.as_raw_fd(), params.as_ptr(), 0) };
+    // SAFETY: the image and the NUL-terminated parameter string outlive the call.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_init_module,
+            image.as_ptr(),
+            image.len(),
+            params.as_ptr(),
+        )
+    };
     if r == 0 {
         Ok(())
     } else {
@@ -135,53 +165,98 @@ fn finit_module(params: &str) -> io::Result<()> {
     }
 }
 
+/// One insmod with the `n`-th allocation failing: whether a fault was injected. A failed
+/// load leaves nothing behind; a load that absorbed the failure is unloaded.
+fn insmod_at(image: &[u8], n: u32, counts: &mut [u32; 2]) -> Result<bool, String> {
+    let (r, injected) = nth(n, || init_module(image, SMALL))?;
+    if !injected {
+        r.map_err(|e| format!("insmod without injection: {e}"))?;
+        sh("rmmod kgames").map_err(|e| format!("rmmod: {e}"))?;
+        return Ok(false);
+    }
+    match r {
+        Err(e) => {
+            counts[0] += 1;
+            ensure!(
+                !loaded(),
+                "insmod failed at point {n} ({e}) but kgames is loaded"
+            );
+            ensure!(
+                !fs::read_to_string("/proc/misc").is_ok_and(|m| m.contains(" reversi")),
+                "insmod failed at point {n} but /dev/reversi is registered"
+            );
+        }
+        Ok(()) => {
+            // The load absorbed the failure: it must work as a whole.
+            counts[1] += 1;
+            works().map_err(|e| format!("insmod absorbed point {n} but: {e}"))?;
+            sh("rmmod kgames").map_err(|e| format!("rmmod after point {n}: {e}"))?;
+        }
+    }
+    Ok(true)
+}
+
+/// A loaded module answers on its three devices (as root: the nodes are still 0600).
+fn works() -> Outcome {
+    for (path, line) in [
+        ("/dev/reversi", "00 O"),
+        ("/dev/chess", "00 B"),
+        ("/dev/kxo", "00 X"),
+    ] {
+        let mut d = Dev::open(path)?;
+        d.make_private()?;
+        d.expect(line, b"OK\n")?;
+    }
+    let mut f = File::open("/dev/kxo").map_err(|e| format!("/dev/kxo: {e}"))?;
+    let mut buf = [0u8; 64];
+    let n = f
+        .read(&mut buf)
+        .map_err(|e| format!("/dev/kxo read: {e}"))?;
+    ensure!(n > 0, "/dev/kxo: no record");
+    Ok(())
+}
+
+/// `insmod` with every slab allocation failing in turn (the loader's and the module's), then
+/// every page allocation in turn.
 fn insmod_sweep() -> Outcome {
     // SAFETY: re-arms this test's own alarm for the long sweep.
-    unsafe { libc::alarm(1800) };
+    unsafe { libc::alarm(3000) };
     ensure!(
         sh("rmmod kgames").is_ok() || !loaded(),
         "rmmod before the sweep"
     );
-    aim(None)?;
-    let t0 = Instant::now();
-    let (mut failed, mut tolerated) = (0u32, 0u32);
-    let mut n = 1;
-    loop {
-        ensure!(n <= MAX_POINTS, "insmod: over {MAX_POINTS} allocations");
-        let (r, injected) = nth(n, || finit_module(SMALL))?;
-        if !injected {
-            r.map_err(|e| format!("insmod without injection: {e}"))?;
-            break;
-        }
-        match r {
-            Err(e) => {
-                failed += 1;
-                ensure!(
-                    !loaded(),
-                    "insmod failed at point {n} ({e}) but kgames is loaded"
-                );
-                ensure!(
-                    !fs::read_to_string("/proc/misc").is_ok_and(|m| m.contains(" reversi")),
-                    "insmod failed at point {n} but /dev/reversi is registered"
+    let image = fs::read(module_path()).map_err(|e| format!("{}: {e}", module_path()))?;
+    for kind in [Kind::Slab, Kind::Pages] {
+        aim(kind, None)?;
+        let t0 = Instant::now();
+        let mut counts = [0u32; 2];
+        let (mut n, mut tried) = (1u32, 0u32);
+        while insmod_at(&image, n, &mut counts)? {
+            ensure!(n <= MAX_POINTS, "insmod: over {MAX_POINTS} allocations");
+            tried += 1;
+            if tried % 100 == 0 {
+                println!(
+                    "# insmod: {tried} points so far ({:.0} s)",
+                    t0.elapsed().as_secs_f64()
                 );
             }
-            Ok(()) => {
-                tolerated += 1;
-                sh("rmmod kgames").map_err(|e| format!("rmmod after point {n}: {e}"))?;
-            }
+            n = if kind == Kind::Slab {
+                n + 1
+            } else {
+                (n + n / 2).max(n + 1)
+            };
         }
-        n += 1;
+        let what = if kind == Kind::Slab { "slab" } else { "page" };
+        println!(
+            "# insmod: all {tried} {what} allocation points failed in turn ({:.0} s): {} loads failed cleanly, {} absorbed the failure",
+            t0.elapsed().as_secs_f64(),
+            counts[0],
+            counts[1]
+        );
     }
-    println!(
-        "# insmod: {} injection points in {:.0} s: {failed} loads failed cleanly, {tolerated} absorbed the failure (all unloaded)",
-        n - 1,
-        t0.elapsed().as_secs_f64()
-    );
+    aim(Kind::Both, None)?;
     // The defaults again, for the sweeps that follow.
-    sh(&format!(
-        "rmmod kgames; insmod {} && {NODES_0666}",
-        module_path()
-    ))?;
+    sh(&format!("insmod {} && {NODES_0666}", module_path()))?;
     Ok(())
 }
 
@@ -305,7 +380,30 @@ fn private_op(path: &str, n: u32, uid: u32, first: &str) -> Result<u32, String> 
         enomem("ioctl private", &e)?;
         d.make_private()?;
     }
-    Ok(u32::from(injected) + command(&mut d, n, first, b"OK")?)
+    Ok(u32::from(injected) + first_command(&mut d, n, first)?)
+}
+
+/// The first command of a file (it creates the game) under injection point `n`: a failed
+/// write must be ENOMEM, and the same command must then work.
+fn first_command(d: &mut Dev, n: u32, line: &str) -> Result<u32, String> {
+    let (r, injected) = nth(n, || d.write_raw(format!("{line}\n").as_bytes()))?;
+    match r {
+        Ok(_) => {
+            let reply = d
+                .read_max(1024)
+                .map_err(|e| format!("read after {line:?}: {e}"))?;
+            ensure!(
+                reply == b"OK\n",
+                "{line:?} -> {:?}",
+                String::from_utf8_lossy(&reply)
+            );
+        }
+        Err(e) => {
+            enomem(line, &e)?;
+            d.expect(line, b"OK\n")?;
+        }
+    }
+    Ok(u32::from(injected))
 }
 
 /// A private game of `uid` on `path`, set up (no injection) by `setup`, each answered `OK`.
@@ -336,14 +434,7 @@ const OPS: &[Op] = &[
         name: "reversi: a user's first command creates the shared game",
         run: |n, uid| {
             become_uid(uid)?;
-            let mut d = Dev::open("/dev/reversi")?;
-            let (r, injected) = nth(n, || d.write_raw(b"00 O\n"))?;
-            if let Err(e) = r {
-                enomem("00 O", &e)?;
-            }
-            let _ = d.read_max(1024);
-            d.expect("00 O", b"OK\n")?;
-            Ok(u32::from(injected))
+            first_command(&mut Dev::open("/dev/reversi")?, n, "00 O")
         },
     },
     Op {
@@ -352,7 +443,7 @@ const OPS: &[Op] = &[
     },
     Op {
         name: "chess: private game",
-        run: |n, uid| private_op("/dev/chess", n, uid, "00 O"),
+        run: |n, uid| private_op("/dev/chess", n, uid, "00 B"),
     },
     Op {
         name: "kxo: private N x N game",
@@ -368,7 +459,7 @@ const OPS: &[Op] = &[
     Op {
         name: "chess: CPU move 03 and a human move",
         run: |n, uid| {
-            let mut d = private_game("/dev/chess", uid, &["00 O", "05 N2000"])?;
+            let mut d = private_game("/dev/chess", uid, &["00 B", "05 N2000"])?;
             Ok(command(&mut d, n, "03", b"OK")? + command(&mut d, n, "12 e7e5", b"OK")?)
         },
     },
@@ -411,7 +502,10 @@ const OPS: &[Op] = &[
 fn ops_sweep() -> Outcome {
     // SAFETY: re-arms this test's own alarm for the long sweep.
     unsafe { libc::alarm(1800) };
-    aim(Some(module_range()?))?;
+    if !loaded() {
+        sh(&format!("insmod {} && {NODES_0666}", module_path()))?;
+    }
+    aim(Kind::Both, Some(module_range()?))?;
     let mut total = 0;
     for (i, op) in OPS.iter().enumerate() {
         let t0 = Instant::now();
@@ -424,7 +518,7 @@ fn ops_sweep() -> Outcome {
         );
         total += points;
     }
-    aim(None)?;
+    aim(Kind::Both, None)?;
     println!("# device operations: {total} injection points in all, each failed cleanly");
     ensure!(sh("rmmod kgames").is_ok(), "rmmod after the sweeps");
     sh(&format!("insmod {} && {NODES_0666}", module_path()))?;
