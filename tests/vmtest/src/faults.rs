@@ -321,9 +321,14 @@ fn become_uid(uid: u32) -> Outcome {
 }
 
 /// `line` as one write under injection point `n`, then its reply; a failed write must be
-/// ENOMEM and leave `01` and `11` as they were, and the command must then succeed.
-fn command(d: &mut Dev, n: u32, line: &str, want_prefix: &[u8]) -> Result<u32, String> {
-    let before = (d.cmd("01")?, d.cmd("11")?);
+/// ENOMEM and (with `game`, for a game that exists) leave `01` and `11` as they were, and the
+/// command must then succeed.
+fn command(d: &mut Dev, n: u32, line: &str, want_prefix: &[u8], game: bool) -> Result<u32, String> {
+    let before = if game {
+        (d.cmd("01")?, d.cmd("11")?)
+    } else {
+        Default::default()
+    };
     let (r, injected) = nth(n, || d.write_raw(format!("{line}\n").as_bytes()))?;
     match r {
         Ok(_) => {
@@ -338,7 +343,11 @@ fn command(d: &mut Dev, n: u32, line: &str, want_prefix: &[u8]) -> Result<u32, S
         }
         Err(e) => {
             enomem(line, &e)?;
-            let after = (d.cmd("01")?, d.cmd("11")?);
+            let after = if game {
+                (d.cmd("01")?, d.cmd("11")?)
+            } else {
+                Default::default()
+            };
             ensure!(
                 after == before,
                 "{line:?} failed with ENOMEM but the game changed"
@@ -386,24 +395,7 @@ fn private_op(path: &str, n: u32, uid: u32, first: &str) -> Result<u32, String> 
 /// The first command of a file (it creates the game) under injection point `n`: a failed
 /// write must be ENOMEM, and the same command must then work.
 fn first_command(d: &mut Dev, n: u32, line: &str) -> Result<u32, String> {
-    let (r, injected) = nth(n, || d.write_raw(format!("{line}\n").as_bytes()))?;
-    match r {
-        Ok(_) => {
-            let reply = d
-                .read_max(1024)
-                .map_err(|e| format!("read after {line:?}: {e}"))?;
-            ensure!(
-                reply == b"OK\n",
-                "{line:?} -> {:?}",
-                String::from_utf8_lossy(&reply)
-            );
-        }
-        Err(e) => {
-            enomem(line, &e)?;
-            d.expect(line, b"OK\n")?;
-        }
-    }
-    Ok(u32::from(injected))
+    command(d, n, line, b"OK\n", false)
 }
 
 /// A private game of `uid` on `path`, set up (no injection) by `setup`, each answered `OK`.
@@ -417,87 +409,89 @@ fn private_game(path: &str, uid: u32, setup: &[&str]) -> Result<Dev, String> {
     Ok(d)
 }
 
-const OPS: &[Op] = &[
-    Op {
-        name: "open /dev/reversi",
-        run: |n, uid| open_op("/dev/reversi", n, uid),
-    },
-    Op {
-        name: "open /dev/chess",
-        run: |n, uid| open_op("/dev/chess", n, uid),
-    },
-    Op {
-        name: "open /dev/kxo",
-        run: |n, uid| open_op("/dev/kxo", n, uid),
-    },
-    Op {
-        name: "reversi: a user's first command creates the shared game",
-        run: |n, uid| {
-            become_uid(uid)?;
-            first_command(&mut Dev::open("/dev/reversi")?, n, "00 O")
+const OPS: &[Op] =
+    &[
+        Op {
+            name: "open /dev/reversi",
+            run: |n, uid| open_op("/dev/reversi", n, uid),
         },
-    },
-    Op {
-        name: "reversi: private game",
-        run: |n, uid| private_op("/dev/reversi", n, uid, "00 O"),
-    },
-    Op {
-        name: "chess: private game",
-        run: |n, uid| private_op("/dev/chess", n, uid, "00 B"),
-    },
-    Op {
-        name: "kxo: private N x N game",
-        run: |n, uid| private_op("/dev/kxo", n, uid, "00 X"),
-    },
-    Op {
-        name: "reversi: CPU move 03",
-        run: |n, uid| {
-            let mut d = private_game("/dev/reversi", uid, &["00 O", "05 N2000"])?;
-            command(&mut d, n, "03", b"OK")
+        Op {
+            name: "open /dev/chess",
+            run: |n, uid| open_op("/dev/chess", n, uid),
         },
-    },
-    Op {
-        name: "chess: CPU move 03 and a human move",
-        run: |n, uid| {
-            let mut d = private_game("/dev/chess", uid, &["00 B", "05 N2000"])?;
-            Ok(command(&mut d, n, "03", b"OK")? + command(&mut d, n, "12 e7e5", b"OK")?)
+        Op {
+            name: "open /dev/kxo",
+            run: |n, uid| open_op("/dev/kxo", n, uid),
         },
-    },
-    Op {
-        name: "kxo: Monte Carlo CPU move 03 (parallel work items)",
-        run: |n, uid| {
-            let mut d = private_game("/dev/kxo", uid, &["00 X"])?;
-            command(&mut d, n, "03", b"OK")
+        Op {
+            name: "reversi: a user's first command creates the shared game",
+            run: |n, uid| {
+                become_uid(uid)?;
+                first_command(&mut Dev::open("/dev/reversi")?, n, "00 O")
+            },
         },
-    },
-    Op {
-        name: "kxo: a watcher's first read and the state/loads ioctls",
-        run: |n, uid| {
-            become_uid(uid)?;
-            let mut f = File::open("/dev/kxo").map_err(|e| e.to_string())?;
-            let mut buf = [0u8; 64];
-            let (r, injected) = nth(n, || {
-                let r = f.read(&mut buf);
-                let s = kxo_state(&f);
-                let l = kxo_loads(&f);
-                (r, s, l)
-            })?;
-            match r {
-                (Ok(_), Ok(_), Ok(_)) => {}
-                (r, s, l) => {
-                    for e in [r.err(), s.err(), l.err()].into_iter().flatten() {
-                        enomem("kxo read/ioctl", &e)?;
+        Op {
+            name: "reversi: private game",
+            run: |n, uid| private_op("/dev/reversi", n, uid, "00 O"),
+        },
+        Op {
+            name: "chess: private game",
+            run: |n, uid| private_op("/dev/chess", n, uid, "00 B"),
+        },
+        Op {
+            name: "kxo: private N x N game",
+            run: |n, uid| private_op("/dev/kxo", n, uid, "00 X"),
+        },
+        Op {
+            name: "reversi: CPU move 03",
+            run: |n, uid| {
+                let mut d = private_game("/dev/reversi", uid, &["00 O", "05 N2000"])?;
+                command(&mut d, n, "03", b"OK", true)
+            },
+        },
+        Op {
+            name: "chess: CPU move 03 and a human move",
+            run: |n, uid| {
+                let mut d = private_game("/dev/chess", uid, &["00 B", "05 N2000"])?;
+                Ok(command(&mut d, n, "03", b"OK", true)?
+                    + command(&mut d, n, "12 e7e5", b"OK", true)?)
+            },
+        },
+        Op {
+            name: "kxo: Monte Carlo CPU move 03 (parallel work items)",
+            run: |n, uid| {
+                let mut d = private_game("/dev/kxo", uid, &["00 X"])?;
+                command(&mut d, n, "03", b"OK", true)
+            },
+        },
+        Op {
+            name: "kxo: a watcher's first read and the state/loads ioctls",
+            run: |n, uid| {
+                become_uid(uid)?;
+                let mut f = File::open("/dev/kxo").map_err(|e| e.to_string())?;
+                let mut buf = [0u8; 64];
+                let (r, injected) = nth(n, || {
+                    let r = f.read(&mut buf);
+                    let s = kxo_state(&f);
+                    let l = kxo_loads(&f);
+                    (r, s, l)
+                })?;
+                match r {
+                    (Ok(_), Ok(_), Ok(_)) => {}
+                    (r, s, l) => {
+                        for e in [r.err(), s.err(), l.err()].into_iter().flatten() {
+                            enomem("kxo read/ioctl", &e)?;
+                        }
                     }
                 }
-            }
-            let n = f
-                .read(&mut buf)
-                .map_err(|e| format!("read without injection: {e}"))?;
-            ensure!(n > 0, "kxo: no record without injection");
-            Ok(u32::from(injected))
+                let n = f
+                    .read(&mut buf)
+                    .map_err(|e| format!("read without injection: {e}"))?;
+                ensure!(n > 0, "kxo: no record without injection");
+                Ok(u32::from(injected))
+            },
         },
-    },
-];
+    ];
 
 fn ops_sweep() -> Outcome {
     // SAFETY: re-arms this test's own alarm for the long sweep.
