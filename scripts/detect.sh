@@ -14,7 +14,7 @@ pat='BUG:|Oops|WARNING:|possible recursive locking|circular locking|inconsistent
 
 scan() {
     awk -v pat="$pat" '
-        { line = $0; sub(/^\[ *[0-9]+\.[0-9]+\] /, "", line) }
+        { line = $0; sub(/^\[ *[0-9]+\.[0-9]+\] /, "", line); sub(/^[ \t]+/, "", line) }
         line ~ /FAULT_INJECTION: forcing a failure|page allocation failure:|vmalloc error:/ { skip = 1; next }
         skip && line ~ /^(name [a-z_]+, interval|CPU: [0-9]+ |Tainted: |Hardware name: |Call Trace:|Workqueue: | *<\/?TASK>| *<\/?IRQ>| *(\? )?[A-Za-z_.$][A-Za-z0-9_.$]*\+0x[0-9a-f]+\/0x[0-9a-f]+|R[A-Z0-9]{2}: |Code: |FS: |CS: |CR2: |DR[0-9]: |(RIP|RSP|RAX|RDX|RBP|R10|R13): |warn_alloc_show_mem|Mem-Info:)/ { next }
         { skip = 0 }
@@ -25,9 +25,17 @@ scan() {
 self_test() {
     local dir; dir=$(mktemp -d); trap 'rm -rf "$dir"' RETURN
     local bad=0
-    # Clean: an injected fault with its stack trace, an allocation-failure warning, then
-    # ordinary messages.
+    # Clean: injected faults with their stack traces (dmesg's and the console's forms), an
+    # allocation-failure warning, then ordinary messages.
     cat > "$dir/injected" <<'LOG'
+[   41.000000] FAULT_INJECTION: forcing a failure.
+               name failslab, interval 1, probability 0, space 0, times 1
+[   41.000001] CPU: 0 UID: 900001 PID: 95 Comm: kgames-vmtest Tainted: G           O        7.3.4 #1 PREEMPTLAZY
+[   41.000002] Tainted: [O]=OOT_MODULE
+[   41.000003] Call Trace:
+[   41.000004]  <TASK>
+[   41.000005]  dump_stack_lvl+0x67/0x90
+[   41.000006]  </TASK>
 [   41.100000] FAULT_INJECTION: forcing a failure.
 [   41.100000] name failslab, interval 1, probability 0, space 0, times 1
 [   41.100001] CPU: 1 UID: 0 PID: 812 Comm: kgames-vmtest Not tainted 7.3.4 #1 PREEMPT(none)

@@ -42,7 +42,7 @@ mkdir -p "$out"
 # One VM per output directory at a time.
 exec 9>"$out/.lock"
 flock 9
-rm -f "$out"/{tap.txt,dmesg.txt,console.log,stdout.log,status,guest.sh,kmemleak.txt}
+rm -f "$out"/{tap.txt,dmesg.txt,console.log,stdout.log,status,guest.sh,cmd.sh,kmemleak.txt}
 
 # The guest side: one script, run as root by virtme-ng's init.
 cat > "$out/guest.sh" <<GUEST
@@ -72,9 +72,9 @@ case "\$mode" in
         setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp PS1='kgames\$ ' bash --norc -i || true ;;
     cmd)
         if [ "\$who" = root ]; then
-            bash -c "\$KGAMES_CMD" || status=\$?
+            bash "\$out/cmd.sh" || status=\$?
         else
-            setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp bash -c "\$KGAMES_CMD" || status=\$?
+            setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp bash "\$out/cmd.sh" || status=\$?
         fi
         echo "\$status" > "\$out/status" ;;
     tests)
@@ -91,6 +91,8 @@ dmesg > "\$out/dmesg.txt"
 exit \$status
 GUEST
 chmod +x "$out/guest.sh"
+# The command of --cmd, in a file: any quoting and any number of lines survive.
+printf '%s\n' "$cmd" > "$out/cmd.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
 set +e
@@ -101,7 +103,7 @@ if [ "$mode" = shell ]; then
     rc=$?
 else
     # Batch: the whole kernel console goes to console.log (-v) for the detector.
-    KGAMES_CMD=$cmd timeout 3000 vng "${vng_args[@]}" -v --user root --exec "KGAMES_CMD=$(printf %q "$cmd") bash $out/guest.sh" \
+    timeout 3000 vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
         > >(tee "$out/stdout.log") 2> "$out/console.log"
     rc=$?
 fi

@@ -9,7 +9,7 @@ use kernel::{bindings, prelude::*};
 
 /// `test_report` values.
 pub(crate) const WARNING: u32 = 1;
-/// A 128-byte allocation whose address is forgotten (kmemleak reports it at the next scan).
+/// Allocations whose addresses are forgotten (kmemleak reports them at the next scans).
 pub(crate) const LEAK: u32 = 2;
 /// An armed hrtimer freed with its memory (debug objects: "free active"; its fix-up cancels
 /// the timer before the memory goes).
@@ -25,9 +25,10 @@ pub(crate) fn report(kind: u32) -> Result {
             kernel::warn_on!(true);
         }
         LEAK => {
-            let b = KBox::new([0x6bu8; 128], GFP_KERNEL)?;
-            // The address is dropped on purpose: nothing refers to the block any more.
-            core::hint::black_box(KBox::into_raw(b));
+            leak()?;
+            // The allocator's frames below this one held the address: overwrite them, or
+            // kmemleak finds it there (a freed task stack is cached, and scanned).
+            scrub_stack();
         }
         FREE_ACTIVE_TIMER => free_active_timer()?,
         DEBUG_ASSERT => {
@@ -39,6 +40,23 @@ pub(crate) fn report(kind: u32) -> Result {
         _ => {}
     }
     Ok(())
+}
+
+/// Allocates a 128-byte block, a 16 KiB block and a 256 KiB vmalloc area, and forgets their
+/// addresses.
+#[inline(never)]
+fn leak() -> Result {
+    core::mem::forget(KBox::new([0x6bu8; 128], GFP_KERNEL)?);
+    core::mem::forget(KVec::<u8>::with_capacity(16 << 10, GFP_KERNEL)?);
+    core::mem::forget(VVec::<u8>::with_capacity(256 << 10, GFP_KERNEL)?);
+    Ok(())
+}
+
+/// Zeroes 4 KiB of stack below the caller's frame (the kernel stack is 16 KiB, 32 with KASAN).
+#[inline(never)]
+fn scrub_stack() {
+    let mut buf = [0u8; 4096];
+    core::hint::black_box(&mut buf);
 }
 
 /// The armed timer's callback (it never runs: the timer is cancelled first).

@@ -45,6 +45,12 @@ pub fn tests() -> Vec<Test> {
             run: |_| ops_sweep(),
         },
         Test {
+            suite: "faults_trace",
+            name: "one injected failure printed with its stack trace (the detector must not count it)",
+            uid: 0,
+            run: |_| traced_fault(),
+        },
+        Test {
             suite: "faults",
             name: "insmod with each allocation failing in turn: a clean failure, nothing left loaded",
             uid: 0,
@@ -71,9 +77,14 @@ enum Kind {
 /// Aims failslab and fail_page_alloc at `kind`, with a one-line message each (the
 /// stack-trace form is the detector's self-test), only from code in `range` (none: anywhere).
 fn aim(kind: Kind, range: Option<(u64, u64)>) -> Outcome {
+    aim_verbose(kind, range, 1)
+}
+
+/// [`aim`] with the message's `verbose` level (2: with a stack trace).
+fn aim_verbose(kind: Kind, range: Option<(u64, u64)>, verbose: u8) -> Outcome {
     let (start, end) = range.unwrap_or((0, u64::MAX));
     for attr in ["failslab", "fail_page_alloc"] {
-        write_ctl(&format!("{attr}/verbose"), "1")?;
+        write_ctl(&format!("{attr}/verbose"), &verbose.to_string())?;
         write_ctl(&format!("{attr}/require-start"), &start.to_string())?;
         write_ctl(&format!("{attr}/require-end"), &end.to_string())?;
     }
@@ -278,32 +289,37 @@ fn sweep(op: &Op, base_uid: u32) -> Result<u32, String> {
             "{}: over {MAX_POINTS} allocations",
             op.name
         );
-        let fds = pipe()?;
-        let run = op.run;
-        let child = spawn_as(0, move || {
-            let injected = run(n, base_uid + n)?;
-            let b = [u8::try_from(injected).unwrap_or(u8::MAX)];
-            // SAFETY: one byte to the pipe's write end.
-            unsafe { libc::write(fds[1], b.as_ptr().cast(), 1) };
-            Ok(())
-        })?;
-        let r = wait_ok(child);
-        let mut b = [0u8; 1];
-        // SAFETY: closes this process's write end, then reads the child's byte.
-        let got = unsafe {
-            libc::close(fds[1]);
-            let got = libc::read(fds[0], b.as_mut_ptr().cast(), 1);
-            libc::close(fds[0]);
-            got
-        };
-        r.map_err(|e| format!("{} at point {n}: {e}", op.name))?;
-        ensure!(got == 1, "{} at point {n}: no answer", op.name);
-        if b[0] == 0 {
-            return Ok(points);
+        match sweep_one(op, base_uid, n)? {
+            0 => return Ok(points),
+            k => points += k,
         }
-        points += u32::from(b[0]);
         n += 1;
     }
+}
+
+/// `op` at injection point `n`, in a child of uid `base_uid + n`: the faults injected.
+fn sweep_one(op: &Op, base_uid: u32, n: u32) -> Result<u32, String> {
+    let fds = pipe()?;
+    let run = op.run;
+    let child = spawn_as(0, move || {
+        let injected = run(n, base_uid + n)?;
+        let b = [u8::try_from(injected).unwrap_or(u8::MAX)];
+        // SAFETY: one byte to the pipe's write end.
+        unsafe { libc::write(fds[1], b.as_ptr().cast(), 1) };
+        Ok(())
+    })?;
+    let r = wait_ok(child);
+    let mut b = [0u8; 1];
+    // SAFETY: closes this process's write end, then reads the child's byte.
+    let got = unsafe {
+        libc::close(fds[1]);
+        let got = libc::read(fds[0], b.as_mut_ptr().cast(), 1);
+        libc::close(fds[0]);
+        got
+    };
+    r.map_err(|e| format!("{} at point {n}: {e}", op.name))?;
+    ensure!(got == 1, "{} at point {n}: no answer", op.name);
+    Ok(u32::from(b[0]))
 }
 
 /// Switches this (child) process to `uid`.
@@ -492,6 +508,20 @@ const OPS: &[Op] =
             },
         },
     ];
+
+/// The first allocation of a user's first reversi command fails, with fault injection's
+/// stack-trace message (scripts/check-debug.sh checks that the run still passes).
+fn traced_fault() -> Outcome {
+    aim_verbose(Kind::Both, Some(module_range()?), 2)?;
+    let op = OPS
+        .iter()
+        .find(|o| o.name.starts_with("reversi: a user's first command"))
+        .ok_or("no such operation")?;
+    let r = sweep_one(op, 900_000, 1);
+    aim(Kind::Both, None)?;
+    ensure!(r? == 1, "no fault was injected");
+    Ok(())
+}
 
 fn ops_sweep() -> Outcome {
     // SAFETY: re-arms this test's own alarm for the long sweep.

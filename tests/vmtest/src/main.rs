@@ -134,7 +134,7 @@ fn main() {
     tests.extend(faults::tests());
     // Suites that run only when named: minutes long (`make stress`), or for the debug kernel
     // only (`make check-debug`).
-    const ON_REQUEST: [&str; 2] = ["stress64", "faults"];
+    const ON_REQUEST: [&str; 3] = ["stress64", "faults", "faults_trace"];
     tests.retain(|t| {
         if wanted.is_empty() {
             !ON_REQUEST.contains(&t.suite)
