@@ -7,8 +7,9 @@
 //! afterwards the operation made fewer than n allocations and the sweep is complete: n - 1
 //! injection points were covered. Each injected failure must be clean: the call fails with
 //! `ENOMEM` (or succeeds, if the allocation was optional), nothing is half-created (no module
-//! left loaded, no device node; no game counted), the game is unchanged (its `11` and `01`),
-//! and the same operation succeeds once injection is off. Leaks are found by kmemleak, which
+//! left loaded, no device node after a failed load; a load that absorbed the failure works on
+//! all three devices), the game is unchanged (its `01` and `11`), and the same operation
+//! succeeds once injection is off. Leaks are found by kmemleak, which
 //! scripts/vm-run.sh runs after the suite; the module must still unload.
 //!
 //! `insmod` is swept with every allocation of the load failing (the loader's own included);
