@@ -48,9 +48,17 @@ pub fn whole_game(_: u32) -> Outcome {
             return Ok(());
         }
         let text = if ply % 2 == 0 {
-            e.send(&format!("position startpos moves {}", moves.join(" ")))?;
+            let position = format!("position startpos moves {}", moves.join(" "));
+            e.send(&position)?;
             e.send("go nodes 3000")?;
             let (mv, lines) = e.bestmove(Duration::from_secs(30))?;
+            host.send(&position)?;
+            host.send("go nodes 3000")?;
+            let (host_mv, _) = host.bestmove(Duration::from_secs(30))?;
+            ensure!(
+                mv == host_mv,
+                "ply {ply}: the device played {mv}, the host engine {host_mv} at the same budget"
+            );
             ensure!(
                 lines
                     .iter()
