@@ -69,7 +69,6 @@ caught() {
         fail "detector (debug): $name fails the run (runner exit $rc)"; tail -n 20 "$o.log" | sed 's/^/    | /'
     fi
 }
-mkdir -p out
 caught warning 'WARNING:' --cmd true --insmod-args test_report=1
 caught kasan 'BUG: KASAN' --root --cmd 'echo WRITE_AFTER_FREE > /sys/kernel/debug/provoke-crash/DIRECT'
 caught ubsan 'UBSAN: array-index-out-of-bounds' --root --cmd 'echo ARRAY_BOUNDS > /sys/kernel/debug/provoke-crash/DIRECT'
