@@ -37,6 +37,8 @@ pub const PRE_SOLVE_DEPTH: u32 = 2;
 pub const LARGE_SOLVE_EMPTIES: u32 = 22;
 /// The midgame depth searched before a solve at [`LARGE_SOLVE_EMPTIES`] (the fallback move).
 pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
+/// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
+pub const GUESS_DEPTH: u8 = 6;
 /// A time budget this large (ms) counts as large.
 pub const LARGE_BUDGET_MS: u32 = 500;
 /// A node budget this large counts as large.
@@ -457,30 +459,92 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
 
     /// Solves the root: win/loss/draw first, then the exact score. `Some((score, move,
     /// exact))`; a non-exact answer is a proven win with a winning move.
+    ///
+    /// The exact score is found by null-window tests (window `t-1..t+1`: final scores are
+    /// even) starting from `guess` (a midgame score, eval units), stepping away from it by
+    /// doubling steps until the score is bracketed, then bisecting: near the true score each
+    /// test costs little more than a proof tree, far less than one wide-window search.
     fn solve_root(
         &mut self,
         me: Bitboard,
         opp: Bitboard,
         root: &mut RootMoves,
+        guess: i32,
     ) -> Option<(i32, u8, bool)> {
         let wld = self.root_search(me, opp, root, Mode::Solve, -1, 1);
         if !wld.complete {
             return (wld.searched_any && wld.best >= 1).then_some((wld.best, wld.best_sq, false));
         }
-        let (alpha, beta) = match wld.best.cmp(&0) {
+        // Proven bounds on the score: lower <= score <= upper, both even.
+        let (mut lower, mut upper) = match wld.best.cmp(&0) {
             core::cmp::Ordering::Equal => return Some((0, wld.best_sq, true)),
-            core::cmp::Ordering::Greater => (wld.best - 1, 65),
-            core::cmp::Ordering::Less => (-65, wld.best + 1),
+            core::cmp::Ordering::Greater => (even_up(wld.best.min(64)), 64),
+            core::cmp::Ordering::Less => (-64, even_down(wld.best.max(-64))),
         };
-        let exact = self.root_search(me, opp, root, Mode::Solve, alpha, beta);
-        if exact.complete {
-            Some((exact.best, exact.best_sq, true))
-        } else if wld.best > 0 {
-            Some((wld.best, wld.best_sq, false))
+        let mut best_sq = wld.best_sq;
+        let mut t = disc_guess(guess).clamp(lower, upper);
+        let (mut step, mut bracketed) = (2, false);
+        let (mut went_up, mut went_down) = (false, false);
+        while lower < upper {
+            let r = self.root_search(me, opp, root, Mode::Solve, t - 1, t + 1);
+            if !r.complete {
+                break;
+            }
+            if r.best > t {
+                lower = even_up(r.best.min(upper));
+                best_sq = r.best_sq;
+                went_up = true;
+            } else if r.best < t {
+                upper = even_down(r.best.max(lower));
+                went_down = true;
+            } else {
+                (lower, upper, best_sq) = (t, t, r.best_sq);
+                break;
+            }
+            bracketed |= went_up && went_down;
+            if lower >= upper {
+                break;
+            }
+            t = if bracketed {
+                even_down((lower + upper) / 2).clamp(lower, upper)
+            } else if went_up && r.best > t {
+                (lower + step).min(upper)
+            } else {
+                (upper - step).max(lower)
+            };
+            // Each new test lies strictly inside the bounds' span or at one end.
+            step = (step * 2).min(64);
+        }
+        if lower == upper && !self.stopped {
+            Some((lower, best_sq, true))
+        } else if lower > 0 {
+            Some((lower, best_sq, false))
         } else {
             None
         }
     }
+}
+
+/// A midgame score (eval units, or a game end found in the tree) as an even disc difference.
+fn disc_guess(score: i32) -> i32 {
+    let discs = if score >= WIN - 64 {
+        score - WIN
+    } else if score <= 64 - WIN {
+        score + WIN
+    } else {
+        score / 100
+    };
+    even_down(discs.clamp(-64, 64))
+}
+
+/// The even number at or below `v`.
+fn even_down(v: i32) -> i32 {
+    v - v.rem_euclid(2)
+}
+
+/// The even number at or above `v`.
+fn even_up(v: i32) -> i32 {
+    v + v.rem_euclid(2)
 }
 
 /// Chooses the CPU's move within the meter's budget.
@@ -535,7 +599,7 @@ pub fn best_move(
                 || (large && empties <= LARGE_SOLVE_EMPTIES && d > LARGE_PRE_SOLVE_DEPTH)
                 || (d + SOLVE_MARGIN >= empties && empties <= MAX_SOLVE_EMPTIES)
             {
-                if let Some((score, sq, exact)) = s.solve_root(me, opp, &mut root) {
+                if let Some((score, sq, exact)) = s.solve_root(me, opp, &mut root, res.score) {
                     res.outcome = Outcome::Move(sq);
                     res.score = score;
                     res.exact = exact;
@@ -607,7 +671,16 @@ pub fn solve(
     }
     let mut root = RootMoves::new(me, opp, moves);
     let mut s = Searcher::new(ctx, meter);
-    match s.solve_root(me, opp, &mut root) {
+    // A short midgame deepening orders the root moves and guesses the score.
+    let mut guess = 0;
+    for depth in 1..=GUESS_DEPTH {
+        let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth, 0), -INF, INF);
+        if !r.complete {
+            break;
+        }
+        guess = r.best;
+    }
+    match s.solve_root(me, opp, &mut root, guess) {
         Some((score, sq, true)) => Ok(Solution {
             score: sign * score,
             best: (sign == 1).then_some(sq),

@@ -399,3 +399,72 @@ fn deeper_search_beats_shallow_search() {
     }
     assert!(score >= 4, "net wins {score} of 8");
 }
+
+#[path = "endgame_check.rs"]
+mod endgame_check;
+
+/// The host's speed in the endgame, for a clock that counts nodes: the x86-64 (kernel
+/// instruction set) release build searches about this many nanoseconds per node on FFO #40-#44
+/// (measured by the example `reversi_endgame` on this machine kind, idle).
+const HOST_NS_PER_NODE: u64 = 150;
+
+/// One CPU move as the module makes it: a cleared table of the module's default size and a
+/// time budget, on a clock that runs at the host's speed (deterministic).
+fn timed_move(pos: &Position, tt: &mut [TtEntry], ms: u32) -> SearchResult {
+    let mut ctx = SearchContext::new(tt);
+    ctx.clear();
+    let (mut c, mut i) = (
+        NodeClock {
+            ns_per_node: HOST_NS_PER_NODE,
+        },
+        NeverInterrupt,
+    );
+    let mut m = Meter::new(Budget::TimeMs(ms), &mut c, &mut i);
+    best_move(pos, &mut ctx, &mut m)
+}
+
+/// At 1 s per move on the host's clock the CPU plays FFO #40 (20 empties, +38) to the end on
+/// both sides: its first move is a proven win (the exact +38 needs about 7.9 M nodes, 1.2 s
+/// here), and from 18 empties on every move is solved exactly and is a proven best move. At 22
+/// empties it proves the win of FFO #42 and plays its best move; FFO #41, a draw, needs 19 M
+/// nodes (about 3 s) to prove and is not asserted.
+#[test]
+fn cpu_plays_the_endgame_at_one_second_per_move() {
+    extern crate std;
+    let mut tt = std::vec![TtEntry::EMPTY; 1 << 16];
+    let mut judge = std::vec![TtEntry::EMPTY; 1 << 20];
+    let c = &FFO_40_44[0];
+    let start = Position::parse_setup(c.setup).unwrap();
+    let mut first_exact = None;
+    let end = endgame_check::play_out(
+        start,
+        &mut |p| timed_move(p, &mut tt, 1000),
+        &mut judge,
+        &mut |m| {
+            assert!(m.keeps_wld(), "{m:?}");
+            if m.result.exact {
+                first_exact.get_or_insert(m.empties);
+                assert!(m.best(), "{m:?}");
+                assert_eq!(m.result.score, m.value, "{m:?}");
+            }
+            if m.empties <= 18 {
+                assert!(m.best(), "{m:?}");
+                // A forced move is played without a search.
+                assert!(m.result.exact || m.choices < 2, "{m:?}");
+            }
+        },
+    );
+    assert_eq!(first_exact, Some(18));
+    // The first move kept the win (+30 of +38); the rest was perfect.
+    assert_eq!(endgame_check::final_score_for_mover(&start, &end), 30);
+    let c = &FFO_40_44[2];
+    let pos = Position::parse_setup(c.setup).unwrap();
+    assert_eq!(pos.count_empty(), 22);
+    let r = timed_move(&pos, &mut tt, 1000);
+    let Outcome::Move(sq) = r.outcome else {
+        panic!("{r:?}")
+    };
+    assert!(c.best.iter().any(|b| **b == square_name(sq)), "{r:?}");
+    // A proven win: the win/loss/draw search completed.
+    assert!(r.score > 0 && r.score < 64, "{r:?}");
+}
