@@ -37,6 +37,9 @@ pub const PRE_SOLVE_DEPTH: u32 = 2;
 pub const LARGE_SOLVE_EMPTIES: u32 = 22;
 /// The midgame depth searched before a solve at [`LARGE_SOLVE_EMPTIES`] (the fallback move).
 pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
+/// The first exact test of the root solve is a window of this many discs either side of the
+/// guess (later tests are null windows).
+const ASPIRATION_DISCS: i32 = 4;
 /// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
 pub const GUESS_DEPTH: u8 = 6;
 /// A time budget this large (ms) counts as large.
@@ -485,20 +488,23 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         let mut t = disc_guess(guess).clamp(lower, upper);
         let (mut step, mut bracketed) = (2, false);
         let (mut went_up, mut went_down) = (false, false);
+        let mut half = ASPIRATION_DISCS + 1;
         while lower < upper {
-            let r = self.root_search(me, opp, root, Mode::Solve, t - 1, t + 1);
+            let (alpha, beta) = (t - half, t + half);
+            half = 1;
+            let r = self.root_search(me, opp, root, Mode::Solve, alpha, beta);
             if !r.complete {
                 break;
             }
-            if r.best > t {
+            if r.best >= beta {
                 lower = even_up(r.best.min(upper));
                 best_sq = r.best_sq;
                 went_up = true;
-            } else if r.best < t {
+            } else if r.best <= alpha {
                 upper = even_down(r.best.max(lower));
                 went_down = true;
             } else {
-                (lower, upper, best_sq) = (t, t, r.best_sq);
+                (lower, upper, best_sq) = (r.best, r.best, r.best_sq);
                 break;
             }
             bracketed |= went_up && went_down;
@@ -507,7 +513,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             }
             t = if bracketed {
                 even_down((lower + upper) / 2).clamp(lower, upper)
-            } else if went_up && r.best > t {
+            } else if went_up && lower > t {
                 (lower + step).min(upper)
             } else {
                 (upper - step).max(lower)
