@@ -1,5 +1,6 @@
-//! `reversi-ffo-vm [--device] [NODES] [TT_ENTRIES]`: FFO #40 and #41 played by the CPU through
-//! the session layer with a node budget (`10` setup, `05 N<NODES>`, `03`), printing per
+//! `reversi-ffo-vm [--device] [NODES | <MS>ms] [TT_ENTRIES]`: FFO #40 and #41 played by the CPU
+//! through the session layer with a node budget (`10` setup, `05 N<NODES>`, `03`) or a time
+//! budget (`05 <MS>`, on the real clock on both sides), printing per
 //! position the move (`06`), the `score=` of `09` (marked `!` when exact), and the time of the
 //! `03`. Without `--device` the session runs in this process (the host side of the bench);
 //! with it, on a private game of `/dev/reversi` (the VM side). Under a node budget the search
@@ -15,13 +16,22 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use kgames_session::common::budget::{Meter, NeverInterrupt, NodeClock};
+use kgames_session::common::budget::{Budget, Clock, Meter, NeverInterrupt, NodeClock};
 use kgames_session::session::game::Game;
 use kgames_session::session::reply::Reply;
 use kgames_session::session::reversi_game::Reversi;
 use kgames_session::session::state::{Action, Env, Session};
 use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
 use kgames_uapi::user::ioctl_none;
+
+/// The host's monotonic clock, for time budgets on the host side.
+struct WallClock(Instant);
+
+impl Clock for WallClock {
+    fn now_ns(&mut self, _nodes: u64) -> u64 {
+        u64::try_from(self.0.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
 
 /// Where the commands go.
 enum Side {
@@ -46,8 +56,13 @@ impl Side {
                 };
                 let mut out = Reply::new();
                 if let Action::Think(copy) = s.execute(line.as_bytes(), &env, &mut out) {
-                    let (mut clock, mut never) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
-                    let mut meter = Meter::new(s.budget(), &mut clock, &mut never);
+                    let (mut nodes, mut wall) = (NodeClock { ns_per_node: 1 }, WallClock(t0));
+                    let clock: &mut dyn Clock = match s.budget() {
+                        Budget::TimeMs(_) => &mut wall,
+                        Budget::Nodes(_) => &mut nodes,
+                    };
+                    let mut never = NeverInterrupt;
+                    let mut meter = Meter::new(s.budget(), clock, &mut never);
                     let t = copy.think(tt, plies, &mut meter);
                     s.finish(t, &mut out);
                 }
@@ -75,10 +90,11 @@ fn run() -> Result<(), String> {
     if device {
         args.remove(0);
     }
-    let nodes: u64 = args
-        .first()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200_000_000);
+    let budget = match args.first() {
+        Some(a) if a.ends_with("ms") => a.trim_end_matches("ms").to_string(),
+        Some(a) => format!("N{a}"),
+        None => "N200000000".to_string(),
+    };
     let entries: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(65_536);
     let where_ = if device { "device" } else { "host" };
     for case in &ffo_data::FFO_40_44[..2] {
@@ -103,7 +119,7 @@ fn run() -> Result<(), String> {
         for line in [
             format!("00 {human}"),
             format!("10 {}", String::from_utf8_lossy(case.setup)),
-            format!("05 N{nodes}"),
+            format!("05 {budget}"),
         ] {
             let (r, _) = side.cmd(&line)?;
             if r != "OK" {
@@ -121,7 +137,7 @@ fn run() -> Result<(), String> {
             .find(|kv| kv.starts_with("score="))
             .unwrap_or("score=?");
         println!(
-            "{where_} ffo {}: move {mv} {score} in {} ms (exact: {:+} {})",
+            "{where_} ffo {} ({budget}): move {mv} {score} in {} ms (exact: {:+} {})",
             case.name,
             took.as_millis(),
             case.score,
