@@ -8,6 +8,10 @@
 //! every write; a write changes no other owner's game (`01`, `11`, `06`, `07` unchanged); the
 //! table never holds an owner twice nor more than `max_user_games` games of one uid; a read
 //! returns a suffix of a valid reply.
+//!
+//! Each game keeps the view of its current state ([`Seen`]): the view another game had before
+//! a write is the kept one when no write changed that game since; its view after the write is
+//! observed afresh every time.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,7 +23,7 @@ use kgames_session::session::state::{Env, Session};
 use kgames_session::session::table::{self, Limits, Owner, Slot, IDLE_EVICT_MS};
 
 use crate::replies;
-use crate::session::{self, Scratch};
+use crate::session::{self, Scratch, Seen};
 
 const SLOTS: usize = 6;
 const FILES: usize = 8;
@@ -30,6 +34,7 @@ const LIMITS: Limits = Limits { max_user_games: 3 };
 struct GameCell {
     session: Session<Reversi>,
     last: Reply,
+    seen: Seen,
 }
 
 type CellRef = Rc<RefCell<GameCell>>;
@@ -69,6 +74,7 @@ impl Device {
         let cell = Rc::new(RefCell::new(GameCell {
             session: Session::new(),
             last: Reply::new(),
+            seen: Seen::default(),
         }));
         match table::insert(&mut self.slots, LIMITS, owner, self.now_ms, cell.clone()) {
             Ok(_evicted) => Some(cell),
@@ -110,7 +116,8 @@ impl Device {
             .flatten()
             .filter(|s| !Rc::ptr_eq(&s.payload, &cell))
             .map(|s| {
-                let seen = session::observe(&s.payload.borrow().session, &env, false);
+                let c = &mut *s.payload.borrow_mut();
+                let seen = c.seen.take(&c.session, &env, false);
                 (s.payload.clone(), seen)
             })
             .collect();
@@ -119,16 +126,22 @@ impl Device {
         };
         {
             let mut c = cell.borrow_mut();
-            let GameCell { session: s, last } = &mut *c;
-            session::write(s, file.reply.out(), &mut self.scratch, raw, &env);
+            let GameCell {
+                session: s,
+                last,
+                seen,
+            } = &mut *c;
+            session::write(s, seen, file.reply.out(), &mut self.scratch, raw, &env);
             if !file.reply.out().is_empty() {
                 last.copy_from(file.reply.out());
                 file.reply.commit();
             }
         }
         for (other, seen) in others {
-            let now = session::observe(&other.borrow().session, &env, false);
+            let c = &mut *other.borrow_mut();
+            let now = session::observe(&c.session, &env, false);
             assert_eq!(seen, now, "a write changed another owner's game");
+            c.seen.keep(&env, now);
         }
     }
 
@@ -199,7 +212,7 @@ pub fn run(data: &[u8]) {
         files: (0..FILES).map(|_| None).collect(),
         now_ms: 0,
         next_private: 1,
-        scratch: Scratch::new(session::SEARCH_NODES),
+        scratch: Scratch::new(session::SEARCH_NODES, session::MAX_SEARCH_NODES),
     };
     let mut it = data.iter().copied();
     while let Some(op) = it.next() {

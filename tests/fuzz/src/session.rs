@@ -1,10 +1,17 @@
 //! One device's session layer on any sequence of writes: each line of the input is one write
-//! (with its `\n`), CPU moves run on a small node budget and every fifth is interrupted.
+//! (with its `\n`). CPU moves run on the session's own `05 N<n>` node budget, capped, or on a
+//! tiny default under a time budget (the default `05`); every fifth is interrupted.
 //!
 //! Invariants: no panic or overflow; every reply has its documented form
 //! ([`crate::replies::check`]); a rejected command leaves `01`, `11`, `09`, `06` and `07`
 //! byte for byte as they were; while a CPU move is in flight `01` shows the position before
 //! it and every other command is refused without effect; an interrupted move changes nothing.
+//!
+//! Speed: the view of the game a rejected write is compared with is kept from the last check
+//! ([`Seen`]) when no write changed the session since, and the read-only commands of a view
+//! share one reply buffer; each check itself is made in full on every write.
+
+use std::cell::RefCell;
 
 use kgames_session::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_session::session::game::{Game, Thought};
@@ -13,27 +20,53 @@ use kgames_session::session::state::{Action, Env, Session};
 
 use crate::replies;
 
-/// Node budget of a reversi or chess CPU move (tiny: the search itself is not the target).
-pub const SEARCH_NODES: u64 = 300;
-/// Node budget of a kxo Monte Carlo move (its playouts are bounded by the game's settings).
-pub const PLAYOUT_NODES: u64 = 1_000_000;
+/// Node budget of a reversi or chess CPU move under a time budget (the default `05`): tiny,
+/// the search itself is not the target, and every budget path (spent at once, spent after
+/// some iterations) is reached with `05 N<n>`.
+pub const SEARCH_NODES: u64 = 8;
+/// The cap on a reversi or chess `05 N<n>` budget.
+pub const MAX_SEARCH_NODES: u64 = 300;
+/// Node budget of a kxo Monte Carlo move under a time budget (one node is one random move of
+/// a playout): the first move of a 4 x 4 game with [`KXO_PLAYOUTS`] takes about 450 nodes
+/// and is scored in full; larger boards or more playouts run out of budget.
+pub const PLAYOUT_NODES: u64 = 500;
+/// The cap on a kxo `05 N<n>` budget: the playouts of any board and setting fit (the first
+/// move of a 6 x 6 game with 100 playouts per tile takes about 123,000 nodes).
+pub const MAX_PLAYOUT_NODES: u64 = 200_000;
+/// Playouts per tile of a kxo game started without T (the module parameter `kxo_playouts`,
+/// 30 by default; `00 S N T` still asks for 1-100).
+pub const KXO_PLAYOUTS: u8 = 2;
+/// Transposition-table entries of a CPU search (cleared by every search: small, as the
+/// searches are).
+pub const TT_ENTRIES: usize = 32;
 
-/// The search buffers and budget shared by the sessions of one run.
+/// The search buffers and budgets shared by the sessions of one run.
 pub struct Scratch<G: Game> {
     tt: Vec<G::TtEntry>,
     plies: Vec<G::Ply>,
     nodes: u64,
+    max_nodes: u64,
     searches: u64,
 }
 
 impl<G: Game> Scratch<G> {
-    /// Buffers for CPU moves of `nodes` nodes.
-    pub fn new(nodes: u64) -> Self {
+    /// Buffers for CPU moves of `nodes` nodes under a time budget and at most `max_nodes`
+    /// under a node budget.
+    pub fn new(nodes: u64, max_nodes: u64) -> Self {
         Scratch {
-            tt: (0..256).map(|_| G::TT_EMPTY).collect(),
+            tt: (0..TT_ENTRIES).map(|_| G::TT_EMPTY).collect(),
             plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
             nodes,
+            max_nodes,
             searches: 0,
+        }
+    }
+
+    /// The node budget of a CPU move under the session's budget `b`.
+    fn budget(&self, b: Budget) -> u64 {
+        match b {
+            Budget::Nodes(n) => n.min(self.max_nodes),
+            Budget::TimeMs(_) => self.nodes,
         }
     }
 }
@@ -47,13 +80,17 @@ pub fn env() -> Env {
     }
 }
 
+thread_local! {
+    /// The reply buffer of the read-only commands (a `Reply` is 2 KiB: not cleared per use).
+    static PEEK: RefCell<Reply> = const { RefCell::new(Reply::new()) };
+}
+
 /// The answer of a read-only command (run on `copy`, a copy of the session).
 fn peek_on<G: Game>(copy: &mut Session<G>, raw: &[u8], env: &Env) -> Vec<u8> {
-    let mut out = Reply::new();
-    match copy.execute(raw, env, &mut out) {
+    PEEK.with_borrow_mut(|out| match copy.execute(raw, env, out) {
         Action::Done => out.as_bytes().to_vec(),
         Action::Think(_) => panic!("{raw:?} asked for a search"),
-    }
+    })
 }
 
 /// The answer of a read-only command, run on a copy of the session.
@@ -72,16 +109,56 @@ pub fn observe<G: Game>(s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>>
     cmds.iter().map(|c| peek_on(&mut copy, c, env)).collect()
 }
 
+/// The view of a session's current state (`observe`: `01`, `11`, `06`, `07`, and `09` under
+/// the kept `Env` when taken with status), if known. Only [`write`] changes a session: it
+/// takes the view out and puts back the one it observed after the write, so a kept view is
+/// always that of the current state.
+#[derive(Default)]
+pub struct Seen(Option<(Env, Vec<Vec<u8>>)>);
+
+impl Seen {
+    /// `observe(s, env, status)` of `s` (the session this belongs to): the kept view when it
+    /// was taken under the same `Env` (`09` observed now if it lacks it), otherwise observed.
+    pub fn take<G: Game>(&mut self, s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>> {
+        match self.0.take() {
+            Some((e, mut view)) if e == *env && view.len() >= 4 => {
+                view.truncate(if status { 5 } else { 4 });
+                if status && view.len() == 4 {
+                    view.push(peek(s, b"09", env));
+                }
+                view
+            }
+            _ => observe(s, env, status),
+        }
+    }
+
+    /// Keeps `view`, `observe(s, env, _)` of the session's current state.
+    pub fn keep(&mut self, env: &Env, view: Vec<Vec<u8>>) {
+        self.0 = Some((*env, view));
+    }
+}
+
 /// Runs one write on `s` with every invariant checked; the reply is left in `out` (empty
-/// after an interrupted CPU move, which the kernel turns into `ERESTARTSYS`).
+/// after an interrupted CPU move, which the kernel turns into `ERESTARTSYS`). `seen` belongs
+/// to `s` (see [`Seen`]).
 pub fn write<G: Game>(
     s: &mut Session<G>,
+    seen: &mut Seen,
     out: &mut Reply,
     k: &mut Scratch<G>,
     raw: &[u8],
     env: &Env,
 ) {
     let before = s.clone();
+    // The view of the state before this write (kept, or taken from `before` when needed).
+    let mut view_before = seen.0.take();
+    let mut unchanged = |s: &Session<G>, seen: &mut Seen| {
+        let was = Seen(view_before.take()).take(&before, env, true);
+        let now = observe(s, env, true);
+        let same = was == now;
+        seen.keep(env, now);
+        same
+    };
     if let Action::Think(copy) = s.execute(raw, env, out) {
         assert!(s.is_busy());
         while_busy(s, &peek(&before, b"01", env), env);
@@ -91,22 +168,21 @@ pub fn write<G: Game>(
         } else {
             let mut clock = NodeClock { ns_per_node: 1000 };
             let mut never = NeverInterrupt;
-            let mut meter = Meter::new(Budget::Nodes(k.nodes), &mut clock, &mut never);
+            let budget = Budget::Nodes(k.budget(s.budget()));
+            let mut meter = Meter::new(budget, &mut clock, &mut never);
             copy.think(&mut k.tt, &mut k.plies, &mut meter)
         };
         s.finish(thought, out);
         assert!(!s.is_busy());
         if matches!(thought, Thought::Interrupted) {
             assert!(out.is_empty(), "an interrupted move replied");
-            let unchanged = observe(&before, env, true) == observe(s, env, true);
-            assert!(unchanged, "an interrupted move changed the game");
+            assert!(unchanged(s, seen), "an interrupted move changed the game");
             return;
         }
     }
     replies::check::<G>(raw, out.as_bytes());
     if replies::word(out.as_bytes()).is_some_and(replies::is_rejection) {
-        let unchanged = observe(&before, env, true) == observe(s, env, true);
-        assert!(unchanged, "rejected {raw:?} changed the game");
+        assert!(unchanged(s, seen), "rejected {raw:?} changed the game");
     }
 }
 
@@ -121,14 +197,17 @@ fn while_busy<G: Game>(s: &mut Session<G>, board_before: &[u8], env: &Env) {
 }
 
 /// The target: each line of `data` is one write on one session.
-pub fn run<G: Game>(data: &[u8], nodes: u64) {
+pub fn run<G: Game>(data: &[u8], nodes: u64, max_nodes: u64) {
     let mut s = Session::<G>::new();
+    let mut seen = Seen::default();
     let mut out = Reply::new();
-    let mut k = Scratch::new(nodes);
+    let mut k = Scratch::new(nodes, max_nodes);
     let env = env();
+    let mut raw = Vec::new();
     for line in data.split(|&b| b == b'\n') {
-        let mut raw = line.to_vec();
+        raw.clear();
+        raw.extend_from_slice(line);
         raw.push(b'\n');
-        write(&mut s, &mut out, &mut k, &raw, &env);
+        write(&mut s, &mut seen, &mut out, &mut k, &raw, &env);
     }
 }
