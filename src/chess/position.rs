@@ -58,17 +58,22 @@ impl Castling {
 
     /// The rights kept when a piece moves from or to `sq` (the others are lost).
     const fn kept_after_touching(sq: Square) -> u8 {
-        match sq.index() {
-            0 => !2,   // a1
-            4 => !3,   // e1
-            7 => !1,   // h1
-            56 => !8,  // a8
-            60 => !12, // e8
-            63 => !4,  // h8
-            _ => !0,
-        }
+        KEPT_AFTER_TOUCHING[sq.index() & 63]
     }
 }
+
+/// [`Castling::kept_after_touching`] per square: a lookup, not a branch chain (it runs on
+/// every move played).
+const KEPT_AFTER_TOUCHING: [u8; 64] = {
+    let mut t = [!0u8; 64];
+    t[0] = !2; // a1
+    t[4] = !3; // e1
+    t[7] = !1; // h1
+    t[56] = !8; // a8
+    t[60] = !12; // e8
+    t[63] = !4; // h8
+    t
+};
 
 /// A chess position.
 ///
