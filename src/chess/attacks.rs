@@ -100,6 +100,26 @@ static PAWN: [[u64; 64]; 2] = [
 
 static RAYS: [[u64; 64]; 8] = ray_table();
 
+/// The union of the rays in directions `dirs` from each square (a slider's attacks on the
+/// empty board).
+const fn pseudo_table(dirs: [usize; 4]) -> [u64; 64] {
+    let rays = ray_table();
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq] |= rays[dirs[i]][sq];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_PSEUDO: [u64; 64] = pseudo_table([NORTH, EAST, SOUTH, WEST]);
+static BISHOP_PSEUDO: [u64; 64] = pseudo_table([NORTH_EAST, NORTH_WEST, SOUTH_WEST, SOUTH_EAST]);
+
 /// The squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
@@ -150,6 +170,18 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
         | ray_attacks(EAST, sq, occupied)
         | ray_attacks(SOUTH, sq, occupied)
         | ray_attacks(WEST, sq, occupied)
+}
+
+/// The squares a rook on `sq` attacks on the empty board.
+#[inline]
+pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
+    Bitboard(ROOK_PSEUDO[sq.index()])
+}
+
+/// The squares a bishop on `sq` attacks on the empty board.
+#[inline]
+pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
 /// The squares a queen on `sq` attacks given the occupied squares.

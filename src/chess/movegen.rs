@@ -67,23 +67,34 @@ impl Position {
     }
 
     fn pinned_to(&self, king: Square) -> Bitboard {
+        self.checkers_and_pinned(king).1
+    }
+
+    /// The enemy pieces giving check to the side to move's king on `king`, and the side to
+    /// move's pieces pinned to it, in one pass over the enemy sliders on the king's lines
+    /// (a slider with nothing between gives check; with exactly one piece of ours, pins it).
+    fn checkers_and_pinned(&self, king: Square) -> (Bitboard, Bitboard) {
         let us = self.turn();
-        let their = self.by_color(us.other());
+        let them = us.other();
+        let their = self.by_color(them);
+        let steppers = (attacks::knight_attacks(king) & self.by_role(Role::Knight))
+            | (attacks::pawn_attacks(us, king) & self.by_role(Role::Pawn));
+        let mut checkers = steppers & their;
         let queens = self.by_role(Role::Queen);
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY)
-            & (self.by_role(Role::Rook) | queens))
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY)
-                & (self.by_role(Role::Bishop) | queens)))
+        let snipers = ((attacks::rook_pseudo_attacks(king) & (self.by_role(Role::Rook) | queens))
+            | (attacks::bishop_pseudo_attacks(king) & (self.by_role(Role::Bishop) | queens)))
             & their;
         let occupied = self.occupied();
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = attacks::between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
+            if blockers.is_empty() {
+                checkers.add(sniper);
+            } else if !blockers.more_than_one() {
                 pinned |= blockers & self.by_color(us);
             }
         }
-        pinned
+        (checkers, pinned)
     }
 
     /// Whether the pawn on `from` may capture en passant onto `ep`: the king must not be
@@ -109,7 +120,8 @@ impl Position {
         let our = self.by_color(us);
         let their = self.by_color(them);
         let occupied = self.occupied();
-        let checkers = self.attackers_to(king, them, occupied);
+        // (A king never gives check: the other king's attacks are not looked at.)
+        let (checkers, pinned) = self.checkers_and_pinned(king);
         let tactical = mode == Mode::Tactical && checkers.is_empty();
         let reach = if tactical { their } else { !our };
 
@@ -118,7 +130,7 @@ impl Position {
         let without_king = occupied.without(king);
         let mut king_to = Bitboard::EMPTY;
         for to in attacks::king_attacks(king) & reach {
-            if self.attackers_to(to, them, without_king).is_empty() {
+            if !self.is_attacked_with(to, them, without_king) {
                 king_to.add(to);
             }
         }
@@ -130,7 +142,6 @@ impl Position {
             Some(checker) => attacks::between(king, checker).with(checker) & reach,
             None => reach,
         };
-        let pinned = self.pinned_to(king);
 
         for from in self.by_piece(Piece {
             color: us,
