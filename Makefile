@@ -6,6 +6,8 @@
 #   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
 #   make check-debug       the in-VM suite, fault injection and the 64-process stress on the
 #                          debug kernel (KASAN, kmemleak, UBSAN, ...); not part of `make check`
+#   make check-features    kgames.ko built with KGAMES_TARGET_FEATURES (popcnt, lzcnt, BMI1/2),
+#                          its reversi and chess suites in the VM; not part of `make check`
 #   make bench             engine benchmarks against peer crates (host; reversi built for
 #                          x86-64 and for x86-64-v3)
 #   make bench-vm          FFO #40/#41 through /dev/reversi in the VM against the host, ratio
@@ -18,7 +20,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-debug bench bench-vm fuzz stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-debug check-features bench bench-vm fuzz stress clippy rustfmt clean
 
 all: modules
 
@@ -56,6 +58,9 @@ check:
 
 check-debug:
 	bash scripts/check-debug.sh
+
+check-features:
+	bash scripts/check-features.sh
 
 bench:
 	bash scripts/reversi-bench.sh

@@ -21,16 +21,8 @@ if dkdir=$(bash scripts/kernel-build.sh --debug 2> >(tee -a "$log" | grep -E '^(
 else
     fail "setup: debug kernel"; finish check-debug
 fi
-# The module for the debug kernel, built from a copy of the sources in out/debug/tree (Kbuild
-# builds in the source tree, where kgames.ko stays the test kernel's): out/debug/kgames.ko.
-build_debug_module() {
-    local o
-    rm -rf out/debug/tree && mkdir -p out/debug/tree
-    tar -c --exclude='*.o' --exclude='.*.cmd' --exclude='*.d' Kbuild src | tar -x -C out/debug/tree || return 1
-    o=$(make -s -C "$dkdir" M="$repo/out/debug/tree" LLVM=-19 KRUSTFLAGS=-Dwarnings modules 2>&1); local rc=$?
-    echo "$o"
-    [ $rc = 0 ] && ! grep -qiE 'warning|error' <<<"$o" && cp out/debug/tree/kgames.ko out/debug/kgames.ko
-}
+# The module for the debug kernel, built from a copy of the sources: out/debug/kgames.ko.
+build_debug_module() { build_module_copy "$dkdir" "$repo/out/debug"; }
 run "module: kgames.ko for the debug kernel, no warning" build_debug_module
 run "tools: build the in-VM test binary" make -s tools
 
