@@ -486,7 +486,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         };
         let mut best_sq = wld.best_sq;
         let mut t = disc_guess(guess).clamp(lower, upper);
-        let (mut step, mut bracketed) = (2, false);
+        let mut step = 2;
         let (mut went_up, mut went_down) = (false, false);
         let mut half = ASPIRATION_DISCS + 1;
         while lower < upper {
@@ -507,13 +507,13 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
                 (lower, upper, best_sq) = (r.best, r.best, r.best_sq);
                 break;
             }
-            bracketed |= went_up && went_down;
             if lower >= upper {
                 break;
             }
-            t = if bracketed {
+            // Bracketed once both directions failed; until then every test failed the same way.
+            t = if went_up && went_down {
                 even_down((lower + upper) / 2).clamp(lower, upper)
-            } else if went_up && lower > t {
+            } else if went_up {
                 (lower + step).min(upper)
             } else {
                 (upper - step).max(lower)

@@ -138,8 +138,6 @@ fn main() {
         u128::from(nodes) * 1000 / us,
         longest.as_millis()
     );
-    // Keep the unused-import lint quiet about the names only the shared module uses.
-    let _ = (solve, NodeClock { ns_per_node: 0 });
 }
 
 /// A move's name, `pass` or `interrupted`.
