@@ -6,7 +6,8 @@
 //! fixed-capacity move list), [`movegen`] (legal move generation and perft), [`fen`],
 //! [`game`] (results: mate, stalemate, insufficient material, fifty moves, threefold
 //! repetition), [`notation`] (the classic protocol notation, UCI, the `01` board) and
-//! [`search`] with [`eval`] (the CPU player).
+//! [`search`] with [`eval`] (the CPU player; its terms in [`terms`], their weights in
+//! [`weights`], written by the tuner `chess-tune`).
 
 pub mod attacks;
 pub mod bitboard;
@@ -19,4 +20,6 @@ pub mod notation;
 pub mod position;
 pub mod search;
 pub mod square;
+pub mod terms;
+pub mod weights;
 pub mod zobrist;

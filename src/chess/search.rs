@@ -15,7 +15,7 @@
 //! iteration finished, the first move in the ordering: always legal); on `Interrupted`,
 //! [`SearchResult::Interrupted`].
 
-use super::eval::{evaluate, VALUES};
+use super::eval::{evaluate, evaluate_bounded, VALUES};
 use super::game::Game;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::position::Position;
@@ -948,7 +948,9 @@ impl Search<'_, '_, '_> {
             if self.pos(ply).is_some_and(|p| p.is_insufficient_material()) {
                 return 0;
             }
-            let stand = self.static_eval(ply);
+            let stand = self
+                .pos(ply)
+                .map_or(0, |p| evaluate_bounded(p, alpha, beta));
             if stand >= beta {
                 return stand;
             }

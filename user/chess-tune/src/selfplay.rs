@@ -1,0 +1,135 @@
+//! The data generator's games: a random opening, then the engine against itself at a fixed
+//! node budget, keeping the quiet positions (not in check, a quiet best move, no mate score)
+//! for the tuner, each labelled afterwards with the game's result.
+
+use crate::data::{Result3, Sample};
+use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
+use kgames_chess::common::rng::Rng;
+use kgames_chess::common::text::BufWriter;
+use kgames_chess::game::{Game, Outcome};
+use kgames_chess::moves::MoveList;
+use kgames_chess::position::Position;
+use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use kgames_chess::square::Color;
+
+/// How the games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Uniformly random moves before the engine takes over (the opening).
+    pub random_plies: u32,
+    /// A game longer than this is a draw.
+    pub max_plies: u32,
+    /// A game is won by the side every search has rated at least this many centipawns up
+    /// for [`ADJUDICATE_PLIES`] plies in a row.
+    pub adjudicate_cp: i32,
+}
+
+/// Plies in a row of a decisive score before a game is adjudicated.
+pub const ADJUDICATE_PLIES: u32 = 8;
+
+/// Scores beyond this are mates (not kept as samples).
+const MATE_LIKE: i32 = 20_000;
+
+/// The search memory reused game after game.
+pub struct Memory {
+    tt: Vec<TtEntry>,
+    plies: Vec<Ply>,
+}
+
+impl Memory {
+    /// A table of `entries` entries and the per-ply storage.
+    pub fn new(entries: usize) -> Memory {
+        Memory {
+            tt: vec![TtEntry::EMPTY; entries.max(1)],
+            plies: vec![Ply::EMPTY; 64],
+        }
+    }
+}
+
+/// The FEN of `pos`.
+pub fn fen(pos: &Position) -> String {
+    let mut buf = [0u8; 100];
+    let mut w = BufWriter::new(&mut buf);
+    // 100 bytes hold any FEN (at most 92).
+    let _ = pos.write_fen(&mut w);
+    String::from_utf8_lossy(w.as_bytes()).into_owned()
+}
+
+/// A random opening of `plies` moves that does not end the game.
+fn opening(rng: &mut Rng, plies: u32) -> Game {
+    let mut list = MoveList::new();
+    'again: loop {
+        let mut g = Game::new();
+        for _ in 0..plies {
+            g.legal_moves(&mut list);
+            match list.get(rng.below(list.len() as u32) as usize) {
+                Some(m) => {
+                    g.play(m);
+                }
+                None => continue 'again,
+            }
+            if g.is_over() {
+                continue 'again;
+            }
+        }
+        return g;
+    }
+}
+
+/// Plays one game and returns its quiet positions labelled with its result.
+pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
+    let mut g = opening(rng, s.random_plies);
+    let mut kept = Vec::new();
+    let mut decisive: (Option<Color>, u32) = (None, 0);
+    let mut result = Result3::Draw;
+    for _ in 0..s.max_plies {
+        if let Some(outcome) = g.outcome() {
+            result = match outcome {
+                Outcome::Checkmate { winner } | Outcome::Resignation { winner } => win(winner),
+                Outcome::Draw(_) => Result3::Draw,
+            };
+            break;
+        }
+        let mut ctx = SearchContext::new(&mut mem.tt, &mut mem.plies);
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(s.nodes), &mut clock, &mut never);
+        let SearchResult::Move(m) = best_move(&g, &mut ctx, &mut meter) else {
+            break;
+        };
+        let score = ctx.info().score;
+        let pos = g.position();
+        if !pos.is_check() && !m.is_tactical() && score.abs() < MATE_LIKE {
+            kept.push(fen(pos));
+        }
+        // Adjudication: the same side rated winning by both engines' searches.
+        let ahead = if score >= s.adjudicate_cp {
+            Some(pos.turn())
+        } else if score <= -s.adjudicate_cp {
+            Some(pos.turn().other())
+        } else {
+            None
+        };
+        decisive = match (ahead, decisive) {
+            (Some(c), (Some(d), n)) if c == d => (Some(c), n + 1),
+            (Some(c), _) => (Some(c), 1),
+            (None, _) => (None, 0),
+        };
+        if let (Some(c), n) = decisive {
+            if n >= ADJUDICATE_PLIES {
+                result = win(c);
+                break;
+            }
+        }
+        g.play(m);
+    }
+    kept.into_iter().map(|fen| Sample { fen, result }).collect()
+}
+
+fn win(c: Color) -> Result3 {
+    match c {
+        Color::White => Result3::WhiteWins,
+        Color::Black => Result3::BlackWins,
+    }
+}
