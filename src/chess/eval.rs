@@ -23,7 +23,7 @@ pub const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
 /// The full game phase.
-const PHASE_MAX: i32 = 24;
+pub const PHASE_MAX: i32 = 24;
 
 /// A receiver of the evaluation's terms: `add(color, term, count)` says that `color` has
 /// `count` of feature `term` (an index of [`terms`]).

@@ -2,13 +2,11 @@
 //! the game phase, read by [`kgames_chess::eval::evaluate_terms`] itself, so the tuner fits
 //! exactly the features the engine scores.
 
+pub use kgames_chess::eval::PHASE_MAX;
 use kgames_chess::eval::{evaluate_terms, is_bare, Terms};
 use kgames_chess::position::Position;
 use kgames_chess::square::Color;
 use kgames_chess::terms::TERMS;
-
-/// The phase of a position with every piece on the board.
-pub const PHASE_MAX: i32 = 24;
 
 /// One position's terms.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
