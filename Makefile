@@ -12,6 +12,7 @@
 #                          x86-64 and for x86-64-v3)
 #   make bench-vm          FFO #40/#41 through /dev/reversi in the VM against the host, ratio
 #   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
+#   make reversi-weights   regenerate the reversi pattern weights, compare with the shipped ones
 #   make stress            the 5-minute 64-process stress in the VM (suite stress64)
 #   make clean
 
@@ -20,7 +21,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-debug check-features bench bench-vm fuzz stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-debug check-features bench bench-vm fuzz reversi-weights stress clippy rustfmt clean
 
 all: modules
 
@@ -78,6 +79,10 @@ stress: setup modules tools
 # Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; the corpus grows in place.
 fuzz:
 	bash scripts/fuzz.sh
+
+# Self-play data and training from nothing (about 10 minutes); fails unless byte-identical.
+reversi-weights:
+	bash scripts/reversi-weights.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean

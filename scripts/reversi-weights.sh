@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make reversi-weights`: regenerates the reversi pattern weights from nothing, the way the
+# shipped src/reversi/weights.bin was made, and compares the result with it byte for byte.
+#
+#   scripts/reversi-weights.sh            regenerate into out/reversi-weights/, compare
+#   scripts/reversi-weights.sh --install  and copy the result over src/reversi/weights.bin
+#
+# Two self-play runs of the classic engine (6,500 games, seed 1; 5,400 games, seed 2; 4,000
+# nodes a move), then 120 epochs of the integer trainer. Everything is integer arithmetic on
+# node budgets, so the bytes depend only on the sources (the search's choices included), not
+# on the machine or its load. About 10 minutes of one core. Exits non-zero when the result
+# differs from the shipped file (unless installed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+install=0
+[ "${1:-}" = --install ] && install=1
+out=out/reversi-weights
+mkdir -p "$out"
+cargo build --release -q -p kgames-reversi --example reversi_selfplay --example reversi_train
+bin=target/release/examples
+"$bin/reversi_selfplay" 6500 4000 1 "$out/selfplay1.bin" classic
+"$bin/reversi_selfplay" 5400 4000 2 "$out/selfplay2.bin" classic
+cat "$out/selfplay1.bin" "$out/selfplay2.bin" >"$out/selfplay_all.bin"
+"$bin/reversi_train" "$out/selfplay_all.bin" "$out/weights.bin" 120
+sha256sum "$out/weights.bin" src/reversi/weights.bin
+if [ "$install" = 1 ]; then
+    cp "$out/weights.bin" src/reversi/weights.bin
+    echo "installed $out/weights.bin as src/reversi/weights.bin"
+elif cmp -s "$out/weights.bin" src/reversi/weights.bin; then
+    echo "reversi weights: identical to the shipped src/reversi/weights.bin"
+else
+    echo "reversi weights: DIFFER from the shipped src/reversi/weights.bin" >&2
+    exit 1
+fi
