@@ -6,8 +6,9 @@
 //! fixed-capacity move list), [`movegen`] (legal move generation and perft), [`fen`],
 //! [`game`] (results: mate, stalemate, insufficient material, fifty moves, threefold
 //! repetition), [`notation`] (the classic protocol notation, UCI, the `01` board) and
-//! [`search`] with [`eval`] (the CPU player; its terms in [`terms`], their weights in
-//! [`weights`], written by the tuner `chess-tune`).
+//! [`search`] with [`eval`] and [`see`] (the CPU player; static exchange evaluation; the
+//! evaluation's terms in [`terms`], their weights in [`weights`], written by the tuner
+//! `chess-tune`).
 
 pub mod attacks;
 pub mod bitboard;
@@ -19,6 +20,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod search;
+pub mod see;
 pub mod square;
 pub mod terms;
 pub mod weights;

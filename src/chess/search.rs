@@ -19,6 +19,7 @@ use super::eval::{evaluate, evaluate_bounded, VALUES};
 use super::game::Game;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::position::Position;
+use super::see::see_ge;
 use super::square::{Color, Role};
 use crate::common::budget::{Meter, Stop};
 
@@ -26,9 +27,19 @@ use crate::common::budget::{Meter, Stop};
 pub const MATE: i32 = 30_000;
 const INFINITY: i32 = 31_000;
 /// Scores beyond this are mate scores.
-const MATE_BOUND: i32 = MATE - 1000;
+pub const MATE_BOUND: i32 = MATE - 1000;
 /// The reverse futility margin per remaining ply (centipawns).
 const FUTILITY_MARGIN: i32 = 90;
+/// Futility pruning of quiet moves: at this depth or less, a static evaluation this far
+/// (centipawns per remaining ply, plus [`QUIET_FUTILITY_BASE`]) below alpha skips the quiet
+/// moves after the first.
+const QUIET_FUTILITY_MARGIN: i32 = 100;
+const QUIET_FUTILITY_BASE: i32 = 80;
+const QUIET_FUTILITY_DEPTH: i32 = 3;
+/// Late-move pruning: at this depth or less, quiet moves after the first
+/// `LATE_MOVES_BASE + depth * depth` are skipped.
+const LATE_MOVE_DEPTH: i32 = 3;
+const LATE_MOVES_BASE: i32 = 3;
 /// The first half-width of the aspiration window (centipawns).
 const ASPIRATION: i32 = 25;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
@@ -386,7 +397,10 @@ const ORDER_TT: u8 = 250;
 const ORDER_QUEEN_PROMOTION: u8 = 200;
 const ORDER_CAPTURE: u8 = 100;
 const ORDER_KILLER: u8 = 90;
-/// Quiet moves: this plus the history value / 512, within 2..=ORDER_QUIET_MAX.
+/// Captures that lose material in the exchange (static exchange evaluation): after the
+/// quiet moves.
+const ORDER_BAD_CAPTURE: u8 = 2;
+/// Quiet moves: this plus the history value / 512, within 3..=ORDER_QUIET_MAX.
 const ORDER_QUIET: u8 = 50;
 const ORDER_QUIET_MAX: u8 = ORDER_KILLER - 2;
 const ORDER_UNDERPROMOTION: u8 = 1;
@@ -413,7 +427,7 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     } else if packed == killers[1] {
         ORDER_KILLER - 1
     } else {
-        (i32::from(ORDER_QUIET) + history / 512).clamp(2, i32::from(ORDER_QUIET_MAX)) as u8
+        (i32::from(ORDER_QUIET) + history / 512).clamp(3, i32::from(ORDER_QUIET_MAX)) as u8
     }
 }
 
@@ -560,6 +574,31 @@ impl Search<'_, '_, '_> {
         if best != start {
             p.moves.as_mut_slice().swap(start, best);
             p.order.swap(start, best);
+        }
+    }
+
+    /// [`Self::pick`], then a capture picked by its victim and attacker is checked by static
+    /// exchange: one that loses material is keyed [`ORDER_BAD_CAPTURE`] and the pick is made
+    /// again (each capture is demoted at most once, so this ends). Lazy: the captures after a
+    /// cut are never looked at.
+    fn pick_good(&mut self, ply: usize, start: usize) {
+        loop {
+            self.pick(ply, start);
+            let Some(p) = self.ctx.plies.get_mut(ply) else {
+                return;
+            };
+            let (Some(m), Some(key)) = (p.moves.get(start), p.order.get_mut(start)) else {
+                return;
+            };
+            if (ORDER_CAPTURE..ORDER_QUEEN_PROMOTION).contains(key)
+                && m.is_capture()
+                && m.promotion().is_none()
+                && !see_ge(&p.pos, m, 0)
+            {
+                *key = ORDER_BAD_CAPTURE;
+                continue;
+            }
+            return;
         }
     }
 
@@ -827,11 +866,20 @@ impl Search<'_, '_, '_> {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         self.score_moves(ply, tt_move);
+        // Quiet moves that cannot matter near the leaves (see the constants).
+        let futile = selective
+            && depth <= QUIET_FUTILITY_DEPTH
+            && eval + QUIET_FUTILITY_BASE + QUIET_FUTILITY_MARGIN * depth <= alpha;
+        let late_moves = if selective && depth <= LATE_MOVE_DEPTH {
+            (LATE_MOVES_BASE + depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = 0u16;
         for i in 0..count {
-            self.pick(ply, i);
+            self.pick_good(ply, i);
             let Some(m) = self.make(ply, i) else {
                 break;
             };
@@ -843,6 +891,14 @@ impl Search<'_, '_, '_> {
                 .get(ply)
                 .and_then(|p| p.order.get(i))
                 .is_some_and(|&k| k <= ORDER_QUIET_MAX);
+            if i > 0
+                && (futile || i >= late_moves)
+                && !m.is_tactical()
+                && ordered_late
+                && !self.pos(ply + 1).is_some_and(|p| p.is_check())
+            {
+                continue;
+            }
             let reduction = if self.ctx.pruning
                 && i >= 3
                 && depth >= 3
@@ -963,15 +1019,25 @@ impl Search<'_, '_, '_> {
         }
         self.score_moves(ply, 0);
         for i in 0..count {
-            self.pick(ply, i);
+            self.pick_good(ply, i);
             let Some(m) = self.ctx.plies.get(ply).and_then(|p| p.moves.get(i)) else {
                 break;
             };
-            // Delta pruning: a capture that cannot lift the score to alpha even with a margin.
+            // Delta pruning: a capture that cannot lift the score to alpha even with a margin;
+            // and captures that lose material in the exchange on their square.
             if !in_check && m.promotion().is_none() {
                 let gain = m.capture().map_or(0, |r| VALUES[r.index()]);
                 if best_score + gain + 200 <= alpha {
                     continue;
+                }
+                // Ordered last by `score_moves`: only losing captures remain.
+                let key = self
+                    .ctx
+                    .plies
+                    .get(ply)
+                    .and_then(|p| p.order.get(i).copied());
+                if key == Some(ORDER_BAD_CAPTURE) {
+                    break;
                 }
             }
             if self.make(ply, i).is_none() {

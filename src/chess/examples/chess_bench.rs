@@ -1,5 +1,7 @@
 //! Search benchmark: a fixed node budget on a few positions; prints the move, depth, score,
-//! nodes and speed. `cargo run --release -p kgames-chess --example chess_bench -- [nodes]`
+//! nodes and speed. `cargo run --release -p kgames-chess --example chess_bench -- [nodes
+//! [depth]]`: with a depth, each search stops there (time to depth: pruning changes what a
+//! node costs, so nodes per second alone do not compare two versions).
 
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::text::BufWriter;
@@ -29,6 +31,9 @@ fn main() {
     for fen in FENS {
         let game = Game::from_position(Position::from_fen(fen.as_bytes()).expect("valid FEN"));
         let mut ctx = SearchContext::new(&mut tt, &mut plies);
+        if let Some(d) = std::env::args().nth(2).and_then(|a| a.parse().ok()) {
+            ctx.set_max_depth(d);
+        }
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(nodes), &mut clock, &mut never);
         let start = Instant::now();

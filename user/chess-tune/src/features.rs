@@ -59,21 +59,21 @@ pub fn features(pos: &Position) -> Option<Features> {
     Some(Features { terms, phase })
 }
 
-/// The evaluation from white's side before the mop-up term, in integers exactly as the
-/// engine computes it, for weights `w`.
-pub fn white_score(f: &Features, w: &[[i16; 2]]) -> i32 {
-    let (mut mg, mut eg) = (0i32, 0i32);
-    for &(t, d) in &f.terms {
-        let [a, b] = w.get(usize::from(t)).copied().unwrap_or([0, 0]);
-        mg += i32::from(a) * i32::from(d);
-        eg += i32::from(b) * i32::from(d);
-    }
-    (mg * f.phase + eg * (PHASE_MAX - f.phase)) / PHASE_MAX
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The evaluation from white's side before the mop-up term, in integers exactly as the
+    /// engine computes it, for weights `w`.
+    fn white_score(f: &Features, w: &[[i16; 2]]) -> i32 {
+        let (mut mg, mut eg) = (0i32, 0i32);
+        for &(t, d) in &f.terms {
+            let [a, b] = w.get(usize::from(t)).copied().unwrap_or([0, 0]);
+            mg += i32::from(a) * i32::from(d);
+            eg += i32::from(b) * i32::from(d);
+        }
+        (mg * f.phase + eg * (PHASE_MAX - f.phase)) / PHASE_MAX
+    }
     use kgames_chess::eval::evaluate;
     use kgames_chess::weights::WEIGHTS;
 

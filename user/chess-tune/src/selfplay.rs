@@ -9,7 +9,7 @@ use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::moves::MoveList;
 use kgames_chess::position::Position;
-use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry, MATE_BOUND};
 use kgames_chess::square::Color;
 
 /// How the games are played.
@@ -28,9 +28,6 @@ pub struct Settings {
 
 /// Plies in a row of a decisive score before a game is adjudicated.
 pub const ADJUDICATE_PLIES: u32 = 8;
-
-/// Scores beyond this are mates (not kept as samples).
-const MATE_LIKE: i32 = 20_000;
 
 /// The search memory reused game after game.
 pub struct Memory {
@@ -100,7 +97,7 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
         };
         let score = ctx.info().score;
         let pos = g.position();
-        if !pos.is_check() && !m.is_tactical() && score.abs() < MATE_LIKE {
+        if !pos.is_check() && !m.is_tactical() && score.abs() < MATE_BOUND {
             kept.push(fen(pos));
         }
         // Adjudication: the same side rated winning by both engines' searches.
