@@ -45,7 +45,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let mut attackers =
         pos.attackers_to(to, Color::White, occupied) | pos.attackers_to(to, Color::Black, occupied);
     let mut side = pos.turn();
-    // 1 while the mover is winning the exchange so far.
+    // The answer if the exchange stopped here: whether the mover keeps the threshold.
     let mut res = true;
     loop {
         side = side.other();
