@@ -80,7 +80,7 @@ stress: setup modules tools
 fuzz:
 	bash scripts/fuzz.sh
 
-# Self-play data and training from nothing (about 10 minutes); fails unless byte-identical.
+# Self-play data and training from nothing (about 6 minutes); fails unless byte-identical.
 reversi-weights:
 	bash scripts/reversi-weights.sh
 

@@ -8,7 +8,7 @@
 # Two self-play runs of the classic engine (6,500 games, seed 1; 5,400 games, seed 2; 4,000
 # nodes a move), then 120 epochs of the integer trainer. Everything is integer arithmetic on
 # node budgets, so the bytes depend only on the sources (the search's choices included), not
-# on the machine or its load. About 10 minutes of one core. Exits non-zero when the result
+# on the machine or its load. About 6 minutes of one core. Exits non-zero when the result
 # differs from the shipped file (unless installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."

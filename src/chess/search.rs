@@ -427,7 +427,8 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     } else if packed == killers[1] {
         ORDER_KILLER - 1
     } else {
-        (i32::from(ORDER_QUIET) + history / 512).clamp(3, i32::from(ORDER_QUIET_MAX)) as u8
+        (i32::from(ORDER_QUIET) + history / 512)
+            .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as u8
     }
 }
 
@@ -590,16 +591,22 @@ impl Search<'_, '_, '_> {
             let (Some(m), Some(key)) = (p.moves.get(start), p.order.get_mut(start)) else {
                 return;
             };
-            if (ORDER_CAPTURE..ORDER_QUEEN_PROMOTION).contains(key)
-                && m.is_capture()
-                && m.promotion().is_none()
-                && !see_ge(&p.pos, m, 0)
-            {
+            // The keys of captures without promotion (see `order_key`).
+            if (ORDER_CAPTURE..ORDER_QUEEN_PROMOTION).contains(key) && !see_ge(&p.pos, m, 0) {
                 *key = ORDER_BAD_CAPTURE;
                 continue;
             }
             return;
         }
+    }
+
+    /// The ordering key of move `i` of ply `ply`.
+    #[inline]
+    fn key_at(&self, ply: usize, i: usize) -> Option<u8> {
+        self.ctx
+            .plies
+            .get(ply)
+            .and_then(|p| p.order.get(i).copied())
     }
 
     /// Orders the root moves once (stable selection by key).
@@ -885,12 +892,7 @@ impl Search<'_, '_, '_> {
             };
             // Late-move reduction: quiet moves late in the ordering, not killers, not giving
             // check, are first searched one or two plies shallower.
-            let ordered_late = self
-                .ctx
-                .plies
-                .get(ply)
-                .and_then(|p| p.order.get(i))
-                .is_some_and(|&k| k <= ORDER_QUIET_MAX);
+            let ordered_late = self.key_at(ply, i).is_some_and(|k| k <= ORDER_QUIET_MAX);
             if i > 0
                 && (futile || i >= late_moves)
                 && !m.is_tactical()
@@ -1030,13 +1032,8 @@ impl Search<'_, '_, '_> {
                 if best_score + gain + 200 <= alpha {
                     continue;
                 }
-                // Ordered last by `score_moves`: only losing captures remain.
-                let key = self
-                    .ctx
-                    .plies
-                    .get(ply)
-                    .and_then(|p| p.order.get(i).copied());
-                if key == Some(ORDER_BAD_CAPTURE) {
+                // Demoted by `pick_good` and picked last: only losing captures remain.
+                if self.key_at(ply, i) == Some(ORDER_BAD_CAPTURE) {
                     break;
                 }
             }
