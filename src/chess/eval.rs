@@ -158,9 +158,25 @@ fn pawn_structure(color: Color, ours: Bitboard, theirs: Bitboard, t: &mut impl T
     );
 }
 
+/// The squares one side attacks, by kind of attacker.
+#[derive(Clone, Copy, Default)]
+struct AttackMaps {
+    pawns: u64,
+    minors: u64,
+    rooks: u64,
+    queens: u64,
+    king: u64,
+}
+
+impl AttackMaps {
+    fn all(&self) -> u64 {
+        self.pawns | self.minors | self.rooks | self.queens | self.king
+    }
+}
+
 /// The pieces of `color` other than pawns and the king: mobility, rooks on open files and
-/// attacks on the enemy king's zone.
-fn pieces(pos: &Position, color: Color, pawns: [Bitboard; 2], t: &mut impl Terms) {
+/// attacks on the enemy king's zone; returns the squares `color` attacks.
+fn pieces(pos: &Position, color: Color, pawns: [Bitboard; 2], t: &mut impl Terms) -> AttackMaps {
     let c = color.index() & 1;
     let them = color.other();
     let occupied = pos.occupied();
@@ -172,11 +188,21 @@ fn pieces(pos: &Position, color: Color, pawns: [Bitboard; 2], t: &mut impl Terms
     let all_pawn_files = files(pawns[0] | pawns[1]);
     let own_pawn_files = files(pawns[c]);
     let mut units = 0;
+    let mut maps = AttackMaps {
+        pawns: pawn_attack_span(color, pawns[c]),
+        king: pos.king_of(color).map_or(0, |k| king_attacks(k).0),
+        ..AttackMaps::default()
+    };
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let r = role.index();
         let len = terms::MOBILITY_LEN[r];
         for sq in pos.by_piece(Piece { color, role }) {
             let reach = attacks(color, role, sq, occupied).0;
+            match role {
+                Role::Rook => maps.rooks |= reach,
+                Role::Queen => maps.queens |= reach,
+                _ => maps.minors |= reach,
+            }
             let n = ((reach & area).count_ones() as usize).min(len.saturating_sub(1));
             t.add(color, terms::MOBILITY[r] + n, 1);
             if reach & zone != 0 {
@@ -194,6 +220,50 @@ fn pieces(pos: &Position, color: Color, pawns: [Bitboard; 2], t: &mut impl Terms
     }
     let units = (units as usize).min(terms::KING_ATTACK_LEN - 1);
     t.add(color, terms::KING_ATTACK + units, 1);
+    maps
+}
+
+/// Threats against the pieces of `color` from the attacks of the other side, `theirs`
+/// (`ours`: `color`'s own attacks, for what is defended).
+fn threats(
+    pos: &Position,
+    color: Color,
+    ours: &AttackMaps,
+    theirs: &AttackMaps,
+    t: &mut impl Terms,
+) {
+    let mine = |role| pos.by_piece(Piece { color, role }).0;
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        let n = (mine(role) & theirs.pawns).count_ones() as i32;
+        t.add(color, terms::THREAT_BY_PAWN + i, n);
+    }
+    let (rooks, queens) = (mine(Role::Rook), mine(Role::Queen));
+    t.add(
+        color,
+        terms::THREAT_BY_MINOR,
+        (rooks & theirs.minors).count_ones() as i32,
+    );
+    t.add(
+        color,
+        terms::THREAT_BY_MINOR + 1,
+        (queens & theirs.minors).count_ones() as i32,
+    );
+    t.add(
+        color,
+        terms::THREAT_BY_ROOK,
+        (queens & theirs.rooks).count_ones() as i32,
+    );
+    let loose = theirs.all() & !ours.all();
+    let pieces = mine(Role::Knight) | mine(Role::Bishop) | rooks | queens;
+    t.add(color, terms::HANGING, (pieces & loose).count_ones() as i32);
+    t.add(
+        color,
+        terms::HANGING_PAWN,
+        (mine(Role::Pawn) & loose).count_ones() as i32,
+    );
 }
 
 /// The pawns of `color` in front of its king (its file and the neighbours, one and two
@@ -244,16 +314,21 @@ fn base_terms(pos: &Position, pawns: [Bitboard; 2], t: &mut impl Terms) -> i32 {
             t.add(color, terms::BISHOP_PAIR, 1);
         }
     }
+    t.add(pos.turn(), terms::TEMPO, 1);
     phase.min(PHASE_MAX)
 }
 
 /// Walks the terms of `pos` that need the pieces' attacks (mobility, rooks on open files,
-/// king attacks) and the king shields into `t`.
+/// king attacks, threats) and the king shields into `t`.
 fn piece_terms(pos: &Position, pawns: [Bitboard; 2], t: &mut impl Terms) {
-    for color in Color::ALL {
-        pieces(pos, color, pawns, t);
+    let mut maps = [AttackMaps::default(); 2];
+    for (color, m) in Color::ALL.into_iter().zip(maps.iter_mut()) {
+        *m = pieces(pos, color, pawns, t);
         king_shield(pos, color, pawns[color.index() & 1], t);
     }
+    let [white, black] = maps;
+    threats(pos, Color::White, &white, &black, t);
+    threats(pos, Color::Black, &black, &white, t);
 }
 
 fn pawns_of(pos: &Position) -> [Bitboard; 2] {
@@ -336,8 +411,9 @@ mod tests {
 
     #[test]
     fn symmetric_and_material() {
+        // The start position is level but for the side to move's bonus (middle game).
         let start = Position::startpos();
-        assert_eq!(evaluate(&start), 0);
+        assert_eq!(evaluate(&start), i32::from(WEIGHTS[terms::TEMPO][0]));
         // Mirrored positions evaluate the same for their side to move.
         let a = Position::from_fen(b"4k3/8/8/8/3N4/8/PP6/4K3 w - - 0 1").unwrap();
         let b = Position::from_fen(b"4k3/pp6/8/3n4/8/8/8/4K3 b - - 0 1").unwrap();
@@ -346,6 +422,40 @@ mod tests {
         // A central knight is worth more than one in the corner.
         let c = Position::from_fen(b"4k3/8/8/8/8/8/PP6/N3K3 w - - 0 1").unwrap();
         assert!(evaluate(&a) > evaluate(&c));
+    }
+
+    /// The counts of every term for each colour.
+    struct Counts([[i32; 2]; terms::TERMS]);
+
+    impl Terms for Counts {
+        fn add(&mut self, color: Color, term: usize, count: i32) {
+            self.0[term][color.index()] += count;
+        }
+    }
+
+    fn counts(fen: &str) -> [[i32; 2]; terms::TERMS] {
+        let pos = Position::from_fen(fen.as_bytes()).unwrap();
+        let mut c = Counts([[0; 2]; terms::TERMS]);
+        evaluate_terms(&pos, &mut c);
+        c.0
+    }
+
+    /// The threat terms count what they name, for the side whose piece is threatened.
+    #[test]
+    fn threats_and_hanging_pieces() {
+        // White: knight d5 (attacked by the e6 pawn and the queen, defended by the e4 pawn
+        // and the bishop), bishop c6 (unattacked), rook h1 (attacked by the queen down the
+        // h-file, undefended). Black: rook a8 (attacked by the bishop, undefended), queen h5
+        // (attacked by the rook, undefended), pawn c7 (attacked by the knight, undefended).
+        let c = counts("r5k1/2p5/2B1p3/3N3q/4P3/8/8/4K2R w - - 0 1");
+        assert_eq!(c[terms::THREAT_BY_PAWN], [1, 0]);
+        assert_eq!(c[terms::THREAT_BY_PAWN + 1], [0, 0]);
+        assert_eq!(c[terms::THREAT_BY_MINOR], [0, 1]);
+        assert_eq!(c[terms::THREAT_BY_MINOR + 1], [0, 0]);
+        assert_eq!(c[terms::THREAT_BY_ROOK], [0, 1]);
+        assert_eq!(c[terms::HANGING], [1, 2]);
+        assert_eq!(c[terms::HANGING_PAWN], [0, 1]);
+        assert_eq!(c[terms::TEMPO], [1, 0]);
     }
 
     extern crate std;

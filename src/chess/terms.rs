@@ -41,15 +41,28 @@ pub const KING_ATTACK_LEN: usize = 16;
 /// The pawn shield: `KING_SHIELD + n` for `n` own pawns (capped at 3) on the king's file and
 /// its neighbours, one and two ranks in front of it.
 pub const KING_SHIELD: usize = KING_ATTACK + KING_ATTACK_LEN;
+/// A piece attacked by an enemy pawn, counted for its side by its role (knight, bishop, rook,
+/// queen: `THREAT_BY_PAWN + role - 1`).
+pub const THREAT_BY_PAWN: usize = KING_SHIELD + 4;
+/// A rook (`+ 0`) or queen (`+ 1`) attacked by an enemy knight or bishop.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
+/// A queen attacked by an enemy rook.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 2;
+/// A knight, bishop, rook or queen attacked by an enemy piece or pawn and not defended.
+pub const HANGING: usize = THREAT_BY_ROOK + 1;
+/// A pawn attacked by an enemy piece and not defended.
+pub const HANGING_PAWN: usize = HANGING + 1;
+/// The side to move.
+pub const TEMPO: usize = HANGING_PAWN + 1;
 /// The number of terms.
-pub const TERMS: usize = KING_SHIELD + 4;
+pub const TERMS: usize = TEMPO + 1;
 
 /// The attack units of a piece of each role reaching the enemy king's zone.
 pub const KING_ATTACK_UNITS: [u32; 6] = [0, 2, 2, 3, 5, 0];
 
 /// The table's sections in order: a name and the first term (each runs to the next one's
 /// start, the last to [`TERMS`]); `chess-tune` writes the weights file by them.
-pub const SECTIONS: [(&str, usize); 19] = [
+pub const SECTIONS: [(&str, usize); 25] = [
     (
         "material: pawn, knight, bishop, rook, queen, king",
         MATERIAL,
@@ -90,4 +103,16 @@ pub const SECTIONS: [(&str, usize); 19] = [
     ("rook on a half-open file", ROOK_HALF_OPEN_FILE),
     ("king attack by units", KING_ATTACK),
     ("king shield by pawns", KING_SHIELD),
+    (
+        "attacked by a pawn: knight, bishop, rook, queen",
+        THREAT_BY_PAWN,
+    ),
+    (
+        "attacked by a knight or bishop: rook, queen",
+        THREAT_BY_MINOR,
+    ),
+    ("queen attacked by a rook", THREAT_BY_ROOK),
+    ("hanging piece", HANGING),
+    ("hanging pawn", HANGING_PAWN),
+    ("side to move", TEMPO),
 ];

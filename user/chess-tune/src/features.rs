@@ -101,6 +101,8 @@ mod tests {
         let start = Position::startpos();
         let f = features(&start).expect("no bare king");
         assert_eq!(f.phase, 24);
-        assert!(f.terms.is_empty(), "the start is symmetric");
+        // The start is symmetric but for the side to move.
+        let tempo = kgames_chess::terms::TEMPO as u16;
+        assert_eq!(f.terms, vec![(tempo, 1)]);
     }
 }

@@ -121,7 +121,13 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
         }
         g.play(m);
     }
-    kept.into_iter().map(|fen| Sample { fen, result }).collect()
+    kept.into_iter()
+        .map(|fen| Sample {
+            fen,
+            result,
+            score: None,
+        })
+        .collect()
 }
 
 fn win(c: Color) -> Result3 {

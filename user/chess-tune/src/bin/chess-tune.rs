@@ -36,6 +36,11 @@ struct Args {
     /// is added to the error.
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
+    /// The weight of the reference score (`chess-label`'s third field, as a win
+    /// probability 1 / (1 + 10^(-cp / 400))) in each position's target, the game result
+    /// having the rest; lines without a score are skipped when it is above 0.
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f64,
     /// Use at most this many positions (0: all).
     #[arg(long, default_value_t = 0)]
     max_positions: usize,
@@ -78,6 +83,18 @@ fn main() {
                 skipped += 1;
                 continue;
             };
+            let target = match (sample.score, args.lambda > 0.0) {
+                (_, false) => f64::from(sample.result.white_halves()) / 2.0,
+                (Some(cp), true) => {
+                    let reference = 1.0 / (1.0 + 10f64.powf(-f64::from(cp) / 400.0));
+                    let result = f64::from(sample.result.white_halves()) / 2.0;
+                    args.lambda * reference + (1.0 - args.lambda) * result
+                }
+                (None, true) => {
+                    skipped += 1;
+                    continue;
+                }
+            };
             let Some(f) = Position::from_fen(sample.fen.as_bytes())
                 .ok()
                 .and_then(|p| features(&p))
@@ -91,8 +108,7 @@ fn main() {
                 &mut train
             };
             set.features.push(f);
-            set.results
-                .push(f64::from(sample.result.white_halves()) / 2.0);
+            set.results.push(target);
             read += 1;
         }
     }
@@ -136,7 +152,8 @@ fn main() {
     if let Some(out) = &args.out {
         let how = format!(
             "Tuned from the weights before on {} positions (K = {k:.4}, {} epochs at rate {}, weights\n\
-             of terms seen in fewer than {} positions by phase kept; sections kept: {}; l2 {}):\n\
+             of terms seen in fewer than {} positions by phase kept; sections kept: {}; l2 {};\n\
+             reference-score weight {}):\n\
              mean squared error on the {} held-out positions {check0:.6} -> {check1:.6}.",
             train.len(),
             args.epochs,
@@ -144,6 +161,7 @@ fn main() {
             args.min_count,
             if args.keep.is_empty() { "none".to_string() } else { args.keep.join(", ") },
             args.l2,
+            args.lambda,
             check.len()
         );
         if let Err(e) = std::fs::write(out, weights_file(&tuned, &how)) {

@@ -13,7 +13,8 @@ use kgames_chess::game::{Game, Outcome};
 use kgames_chess::notation::parse_uci;
 use kgames_chess::square::Color;
 use kgames_uci::client::Client;
-use std::path::{Path, PathBuf};
+use kgames_uci::stockfish::find_stockfish;
+use std::path::Path;
 use std::time::Duration;
 
 /// Our engine against Stockfish's skill levels.
@@ -57,20 +58,6 @@ enum Result3 {
     Win,
     Draw,
     Loss,
-}
-
-fn find_stockfish(given: Option<String>) -> Option<String> {
-    if let Some(s) = given {
-        return Some(s);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path).chain([PathBuf::from("/usr/games")]) {
-        let candidate = dir.join("stockfish");
-        if candidate.is_file() {
-            return Some(candidate.to_string_lossy().into_owned());
-        }
-    }
-    None
 }
 
 fn default_engine() -> String {
