@@ -1,14 +1,16 @@
 //! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
 //! re-searches), quiescence search on captures and promotions, check extension, null-move
-//! pruning and late-move reductions, MVV-LVA and killer move ordering, a transposition table,
+//! pruning and late-move reductions, MVV-LVA, killer and history move ordering, a transposition table,
 //! and draw detection (repetition, fifty moves, insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1888 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
-//! 59 KiB). The search never goes deeper than `plies.len() - 1` plies (at most
-//! `MAX_PLY - 1`), and its recursion only keeps a few scalars per frame on the stack. Both buffers may be allocated once and reused; the table is cleared
-//! at the start of every [`best_move`] so results depend only on the game and the budget.
+//! 59 KiB) and the history table a `&mut History` (1.5 KiB). The search never goes deeper
+//! than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps a few
+//! scalars per frame on the stack. The buffers may be allocated once and reused; the table
+//! and the history are cleared at the start of every [`best_move`] (unless the table is
+//! kept) so results depend only on the game and the budget.
 //!
 //! Every node calls [`Meter::tick`]. On `OutOfBudget` the best move of the deepest finished
 //! iteration is returned (or a better one found in the unfinished iteration, or, before any
@@ -17,10 +19,13 @@
 
 use super::eval::{evaluate, evaluate_bounded, VALUES};
 use super::game::Game;
+pub use super::history::History;
+use super::history::HISTORY_STEP;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::position::Position;
+use super::reductions::late_move_reduction;
 use super::see::see_ge;
-use super::square::{Color, Role};
+use super::square::Role;
 use crate::common::budget::{Meter, Stop};
 
 /// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
@@ -40,6 +45,9 @@ const QUIET_FUTILITY_DEPTH: i32 = 3;
 /// `LATE_MOVES_BASE + depth * depth` are skipped.
 const LATE_MOVE_DEPTH: i32 = 3;
 const LATE_MOVES_BASE: i32 = 3;
+/// Internal iterative reduction: a node at this depth or more without a table move is
+/// searched a ply shallower.
+const IIR_DEPTH: i32 = 4;
 /// The first half-width of the aspiration window (centipawns).
 const ASPIRATION: i32 = 25;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
@@ -110,63 +118,6 @@ impl Default for Ply {
     }
 }
 
-/// The history heuristic's table (1.5 KiB): for each piece (colour and role) and target
-/// square, how often a quiet move of it caused a cut lately (bonuses minus penalties,
-/// bounded by +-[`HISTORY_MAX`]). Quiet moves are ordered by it. Optional: a context
-/// without one orders quiet moves in generation order.
-#[derive(Clone, Debug)]
-pub struct History {
-    table: [[i16; 64]; 12],
-}
-
-/// The bound of a history value.
-pub const HISTORY_MAX: i32 = 16384;
-
-impl History {
-    /// An empty table.
-    pub const EMPTY: History = History {
-        table: [[0; 64]; 12],
-    };
-
-    fn slot(&mut self, color: Color, m: Move) -> Option<&mut i16> {
-        let piece = color.index() * 6 + m.role().index();
-        self.table.get_mut(piece)?.get_mut(m.to().index())
-    }
-
-    fn get(&self, color: Color, m: Move) -> i32 {
-        let piece = color.index() * 6 + m.role().index();
-        self.table
-            .get(piece)
-            .and_then(|t| t.get(m.to().index()))
-            .map_or(0, |&h| i32::from(h))
-    }
-
-    /// Adds `bonus` (negative: a penalty) with gravity towards 0, so values stay within
-    /// +-HISTORY_MAX.
-    fn update(&mut self, color: Color, m: Move, bonus: i32) {
-        if let Some(h) = self.slot(color, m) {
-            let v = i32::from(*h);
-            let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
-            *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
-        }
-    }
-
-    /// Halves every value (between the moves of a game).
-    fn age(&mut self) {
-        for row in self.table.iter_mut() {
-            for h in row.iter_mut() {
-                *h /= 2;
-            }
-        }
-    }
-}
-
-impl Default for History {
-    fn default() -> Self {
-        History::EMPTY
-    }
-}
-
 /// Facts about the last search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchInfo {
@@ -202,7 +153,7 @@ impl Observer for NoObserver {
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     plies: &'a mut [Ply],
-    history: Option<&'a mut History>,
+    history: &'a mut History,
     info: SearchInfo,
     pruning: bool,
     keep_table: bool,
@@ -212,13 +163,15 @@ pub struct SearchContext<'a> {
 }
 
 impl<'a> SearchContext<'a> {
-    /// A context over a transposition table (any length, 0 disables it) and per-ply storage
-    /// (at least 2 plies for a useful search; more than [`MAX_PLY`] are not used).
-    pub fn new(tt: &'a mut [TtEntry], plies: &'a mut [Ply]) -> Self {
+    /// A context over a transposition table (any length, 0 disables it), per-ply storage
+    /// (at least 2 plies for a useful search; more than [`MAX_PLY`] are not used) and the
+    /// history table that orders quiet moves (cleared at every search, or halved when the
+    /// table is kept: see [`SearchContext::set_keep_table`]).
+    pub fn new(tt: &'a mut [TtEntry], plies: &'a mut [Ply], history: &'a mut History) -> Self {
         SearchContext {
             tt,
             plies,
-            history: None,
+            history,
             info: SearchInfo::default(),
             pruning: true,
             keep_table: false,
@@ -235,12 +188,6 @@ impl<'a> SearchContext<'a> {
     /// same sequence of searches.
     pub fn set_keep_table(&mut self, on: bool) {
         self.keep_table = on;
-    }
-
-    /// Orders quiet moves by the history heuristic kept in `history` (cleared at every
-    /// search, or halved when the table is kept: see [`SearchContext::set_keep_table`]).
-    pub fn set_history(&mut self, history: &'a mut History) {
-        self.history = Some(history);
     }
 
     /// Stops iterative deepening after `depth` plies (1 and up; default and at most
@@ -325,12 +272,10 @@ pub fn best_move_observed(
         }
     }
     let keep = ctx.keep_table;
-    if let Some(h) = ctx.history.as_deref_mut() {
-        if keep {
-            h.age();
-        } else {
-            *h = History::EMPTY;
-        }
+    if keep {
+        ctx.history.age();
+    } else {
+        *ctx.history = History::EMPTY;
     }
     let mut s = Search {
         ctx,
@@ -400,7 +345,7 @@ const ORDER_KILLER: u8 = 90;
 /// Captures that lose material in the exchange (static exchange evaluation): after the
 /// quiet moves.
 const ORDER_BAD_CAPTURE: u8 = 2;
-/// Quiet moves: this plus the history value / 512, within 3..=ORDER_QUIET_MAX.
+/// Quiet moves: this plus the history value / [`HISTORY_STEP`], within 3..=ORDER_QUIET_MAX.
 const ORDER_QUIET: u8 = 50;
 const ORDER_QUIET_MAX: u8 = ORDER_KILLER - 2;
 const ORDER_UNDERPROMOTION: u8 = 1;
@@ -427,7 +372,7 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     } else if packed == killers[1] {
         ORDER_KILLER - 1
     } else {
-        (i32::from(ORDER_QUIET) + history / 512)
+        (i32::from(ORDER_QUIET) + history / HISTORY_STEP)
             .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as u8
     }
 }
@@ -520,15 +465,16 @@ impl Search<'_, '_, '_> {
         Some(m)
     }
 
-    /// The history update after a cut by the quiet move `index` of ply `ply`: a bonus of
-    /// depth squared for it, the same penalty for the quiet moves searched before it.
+    /// The history update after a cut by the quiet move `index` of ply `ply`: a bonus for
+    /// it ([`History::bonus`] of the depth), the same penalty for the quiet moves searched
+    /// before it.
     #[inline(never)]
     fn reward_quiet(&mut self, ply: usize, index: usize, depth: i32) {
-        let (Some(history), Some(p)) = (self.ctx.history.as_deref_mut(), self.ctx.plies.get(ply))
-        else {
+        let Some(p) = self.ctx.plies.get(ply) else {
             return;
         };
-        let bonus = (depth * depth).min(400);
+        let history = &mut *self.ctx.history;
+        let bonus = History::bonus(depth);
         let color = p.pos.turn();
         for (i, &m) in p.moves.iter().enumerate().take(index + 1) {
             if m.is_tactical() {
@@ -541,14 +487,15 @@ impl Search<'_, '_, '_> {
     /// Computes the ordering keys of ply `ply`'s moves.
     #[inline(never)]
     fn score_moves(&mut self, ply: usize, tt_move: u16) {
-        let history = self.ctx.history.as_deref();
+        let history = &*self.ctx.history;
         if let Some(p) = self.ctx.plies.get_mut(ply) {
             let killers = p.killers;
             let color = p.pos.turn();
             for (key, &m) in p.order.iter_mut().zip(p.moves.iter()) {
-                let h = match history {
-                    Some(h) if !m.is_tactical() => h.get(color, m),
-                    _ => 0,
+                let h = if m.is_tactical() {
+                    0
+                } else {
+                    history.get(color, m)
                 };
                 *key = order_key(m, tt_move, killers, h);
             }
@@ -813,7 +760,8 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play_null();
         next.after_null = true;
-        let r = if depth >= 6 { 3 } else { 2 };
+        // A reduction growing with depth and with how far the evaluation beats beta.
+        let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         let score = -self.negamax(ply + 1, depth - 1 - r, -beta, -beta + 1);
         self.meter.stopped().is_none() && score >= beta
     }
@@ -857,6 +805,9 @@ impl Search<'_, '_, '_> {
                 }
             }
         }
+        if depth >= IIR_DEPTH && tt_move == 0 && !in_check {
+            depth -= 1;
+        }
         // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
         // a margin per ply is taken as a cut.
         // The static evaluation, where the pruning below uses it (computed once).
@@ -891,7 +842,7 @@ impl Search<'_, '_, '_> {
                 break;
             };
             // Late-move reduction: quiet moves late in the ordering, not killers, not giving
-            // check, are first searched one or two plies shallower.
+            // check, are first searched shallower (see `late_move_reduction`).
             let ordered_late = self.key_at(ply, i).is_some_and(|k| k <= ORDER_QUIET_MAX);
             if i > 0
                 && (futile || i >= late_moves)
@@ -902,18 +853,14 @@ impl Search<'_, '_, '_> {
                 continue;
             }
             let reduction = if self.ctx.pruning
-                && i >= 3
+                && i >= 2
                 && depth >= 3
                 && !in_check
                 && !m.is_tactical()
                 && ordered_late
                 && !self.pos(ply + 1).is_some_and(|p| p.is_check())
             {
-                if i >= 8 && depth >= 6 {
-                    2
-                } else {
-                    1
-                }
+                (late_move_reduction(depth, i) - i32::from(pv)).clamp(0, depth - 2)
             } else {
                 0
             };

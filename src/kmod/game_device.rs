@@ -220,6 +220,7 @@ impl<G: Game> ContextPool<G> {
 pub(crate) struct Scratch<G: Game> {
     tt: KVVec<G::TtEntry>,
     plies: KVVec<G::Ply>,
+    history: KBox<G::History>,
 }
 
 impl<G: Game> Scratch<G> {
@@ -232,7 +233,8 @@ impl<G: Game> Scratch<G> {
         for _ in 0..G::PLIES {
             plies.push(G::PLY_EMPTY, GFP_KERNEL)?;
         }
-        Ok(Scratch { tt, plies })
+        let history = KBox::new(G::HISTORY_EMPTY, GFP_KERNEL)?;
+        Ok(Scratch { tt, plies, history })
     }
 }
 
@@ -302,13 +304,14 @@ where
         copy: &Self,
         tt: &mut [Self::TtEntry],
         plies: &mut [Self::Ply],
+        history: &mut Self::History,
         budget: Budget,
         stop: &AtomicBool,
     ) -> Thought<Self::Move> {
         let mut clock = StopClock::new(stop);
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
-        copy.think(tt, plies, &mut meter)
+        copy.think(tt, plies, history, &mut meter)
     }
 
     /// Sizes the table at load.
@@ -489,7 +492,14 @@ where
     fn think(copy: &G, uid: u32, budget: Budget, stop: &AtomicBool) -> Result<Thought<G::Move>> {
         let pool = G::games().lock().pool.clone().ok_or(ENODEV)?;
         let mut scratch = pool.take(uid)?;
-        let thought = G::search(copy, &mut scratch.tt, &mut scratch.plies, budget, stop);
+        let thought = G::search(
+            copy,
+            &mut scratch.tt,
+            &mut scratch.plies,
+            &mut scratch.history,
+            budget,
+            stop,
+        );
         pool.give(uid, scratch);
         Ok(thought)
     }

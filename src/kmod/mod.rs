@@ -68,6 +68,7 @@ impl DeviceGame for Nxn {
         copy: &Self,
         _tt: &mut [()],
         _plies: &mut [()],
+        _history: &mut (),
         budget: Budget,
         _stop: &core::sync::atomic::AtomicBool,
     ) -> Thought<McMove> {

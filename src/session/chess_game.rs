@@ -11,7 +11,7 @@ use crate::chess::notation::{
     BOARD_LEN,
 };
 use crate::chess::position::Position;
-use crate::chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use crate::chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
 use crate::chess::square::Color;
 use crate::common::budget::Meter;
 use crate::common::text::BufWriter;
@@ -103,6 +103,8 @@ impl Game for Chess {
     type Ply = Ply;
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
     const PLY_EMPTY: Ply = Ply::EMPTY;
+    type History = History;
+    const HISTORY_EMPTY: History = History::EMPTY;
     const PLIES: usize = crate::chess::search::MAX_PLY;
 
     fn parse_side(arg: &[u8]) -> Option<Color> {
@@ -192,10 +194,11 @@ impl Game for Chess {
         &self,
         tt: &mut [TtEntry],
         plies: &mut [Ply],
+        history: &mut History,
         meter: &mut Meter<'_>,
     ) -> Thought<Searched> {
         tt.fill(TtEntry::EMPTY);
-        let mut ctx = SearchContext::new(tt, plies);
+        let mut ctx = SearchContext::new(tt, plies, history);
         match best_move(&self.game, &mut ctx, meter) {
             SearchResult::Move(mv) => {
                 let info = ctx.info();

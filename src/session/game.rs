@@ -45,6 +45,11 @@ pub trait Game: Clone + Sized + Unpin {
     const PLY_EMPTY: Self::Ply;
     /// How many ply records a search needs.
     const PLIES: usize;
+    /// The CPU search's move-ordering memory beside the table (chess: the history
+    /// heuristic's table; `()` if none).
+    type History;
+    /// An empty move-ordering memory.
+    const HISTORY_EMPTY: Self::History;
 
     /// Parses the argument of `00` (`X`/`O`, `W`/`B`).
     fn parse_side(arg: &[u8]) -> Option<Self::Side>;
@@ -92,6 +97,7 @@ pub trait Game: Clone + Sized + Unpin {
         &self,
         tt: &mut [Self::TtEntry],
         plies: &mut [Self::Ply],
+        history: &mut Self::History,
         meter: &mut Meter<'_>,
     ) -> Thought<Self::Move>;
     /// Plays a searched move (or the pass) for the side to move. Returns the reply word.

@@ -161,6 +161,8 @@ impl Game for Nxn {
     type Ply = ();
     const TT_EMPTY: () = ();
     const PLY_EMPTY: () = ();
+    type History = ();
+    const HISTORY_EMPTY: () = ();
     const PLIES: usize = 0;
 
     fn parse_side(arg: &[u8]) -> Option<Side> {
@@ -252,7 +254,13 @@ impl Game for Nxn {
     }
 
     /// The sequential form of the player (host tests): one "work item" scores every tile.
-    fn think(&self, _tt: &mut [()], _plies: &mut [()], meter: &mut Meter<'_>) -> Thought<McMove> {
+    fn think(
+        &self,
+        _tt: &mut [()],
+        _plies: &mut [()],
+        _history: &mut (),
+        meter: &mut Meter<'_>,
+    ) -> Thought<McMove> {
         let side = self.board.side_to_move();
         match nxn::choose(&self.board, side, self.playouts, self.seed(), meter) {
             Some(tile) => Thought::Move(McMove {

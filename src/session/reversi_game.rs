@@ -113,6 +113,8 @@ impl Game for Reversi {
     type Ply = ();
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
     const PLY_EMPTY: () = ();
+    type History = ();
+    const HISTORY_EMPTY: () = ();
     const PLIES: usize = 0;
 
     fn parse_side(arg: &[u8]) -> Option<Color> {
@@ -191,6 +193,7 @@ impl Game for Reversi {
         &self,
         tt: &mut [TtEntry],
         _plies: &mut [()],
+        _history: &mut (),
         meter: &mut Meter<'_>,
     ) -> Thought<Searched> {
         let mut ctx = SearchContext::new(tt);

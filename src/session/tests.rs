@@ -2,6 +2,7 @@
 //! move's two phases, and that a rejected command changes nothing.
 
 extern crate std;
+use std::boxed::Box;
 use std::string::String;
 use std::vec::Vec;
 
@@ -19,6 +20,7 @@ struct Driver<G: Game> {
     out: Reply,
     tt: Vec<G::TtEntry>,
     plies: Vec<G::Ply>,
+    history: Box<G::History>,
 }
 
 impl<G: Game> Driver<G> {
@@ -28,6 +30,7 @@ impl<G: Game> Driver<G> {
             out: Reply::new(),
             tt: (0..4096).map(|_| G::TT_EMPTY).collect(),
             plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
+            history: Box::new(G::HISTORY_EMPTY),
         }
     }
 
@@ -42,7 +45,7 @@ impl<G: Game> Driver<G> {
             let mut clock = NodeClock { ns_per_node: 1000 };
             let mut never = NeverInterrupt;
             let mut meter = Meter::new(self.s.budget(), &mut clock, &mut never);
-            let t = copy.think(&mut self.tt, &mut self.plies, &mut meter);
+            let t = copy.think(&mut self.tt, &mut self.plies, &mut self.history, &mut meter);
             self.s.finish(t, &mut self.out);
             assert!(!self.s.is_busy());
         }

@@ -8,7 +8,7 @@ use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::Game;
 use kgames_chess::notation::write_last_move;
 use kgames_chess::position::Position;
-use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use kgames_chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
 use std::time::Instant;
 
 const FENS: [&str; 6] = [
@@ -27,10 +27,11 @@ fn main() {
         .unwrap_or(2_000_000);
     let mut tt = vec![TtEntry::EMPTY; 1 << 20];
     let mut plies = vec![Ply::EMPTY; 64];
+    let mut history = Box::new(History::EMPTY);
     let (mut total_nodes, mut total_us) = (0u64, 0u128);
     for fen in FENS {
         let game = Game::from_position(Position::from_fen(fen.as_bytes()).expect("valid FEN"));
-        let mut ctx = SearchContext::new(&mut tt, &mut plies);
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
         if let Some(d) = std::env::args().nth(2).and_then(|a| a.parse().ok()) {
             ctx.set_max_depth(d);
         }

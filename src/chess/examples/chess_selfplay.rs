@@ -7,7 +7,7 @@ use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::rng::Rng;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::moves::MoveList;
-use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry};
+use kgames_chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
 use kgames_chess::square::Color;
 
 fn main() {
@@ -16,6 +16,7 @@ fn main() {
     let nodes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
     let mut tt = vec![TtEntry::EMPTY; 1 << 16];
     let mut plies = vec![Ply::EMPTY; 64];
+    let mut history = Box::new(History::EMPTY);
     let mut rng = Rng::new(2026);
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
     for _ in 0..pairs {
@@ -32,7 +33,7 @@ fn main() {
             let mut g = opening.clone();
             let mut plies_played = 0;
             while !g.is_over() && plies_played < 400 {
-                let mut ctx = SearchContext::new(&mut tt, &mut plies);
+                let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
                 ctx.set_pruning(g.position().turn() == pruned_color);
                 let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
                 let mut meter = Meter::new(Budget::Nodes(nodes), &mut clock, &mut never);

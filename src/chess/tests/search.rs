@@ -6,11 +6,14 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::{Move, MoveList};
 use kgames_chess::position::Position;
-use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry, MATE, MAX_PLY};
+use kgames_chess::search::{
+    best_move, History, Ply, SearchContext, SearchResult, TtEntry, MATE, MAX_PLY,
+};
 
 struct Buffers {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
+    history: Box<History>,
 }
 
 impl Buffers {
@@ -18,6 +21,7 @@ impl Buffers {
         Buffers {
             tt: vec![TtEntry::EMPTY; tt],
             plies: vec![Ply::EMPTY; plies],
+            history: Box::new(History::EMPTY),
         }
     }
 }
@@ -25,7 +29,7 @@ impl Buffers {
 type Outcome = (SearchResult, u64, i32, u32, u32);
 
 fn search(game: &Game, bufs: &mut Buffers, budget: Budget) -> Outcome {
-    let mut ctx = SearchContext::new(&mut bufs.tt, &mut bufs.plies);
+    let mut ctx = SearchContext::new(&mut bufs.tt, &mut bufs.plies, &mut bufs.history);
     let (mut clock, mut never) = (NodeClock { ns_per_node: 1000 }, NeverInterrupt);
     let mut meter = Meter::new(budget, &mut clock, &mut never);
     let r = best_move(game, &mut ctx, &mut meter);
@@ -204,7 +208,7 @@ impl Interrupt for AfterChecks {
 fn interrupt_is_reported() {
     let g = Game::new();
     let mut bufs = Buffers::new(1 << 12, 32);
-    let mut ctx = SearchContext::new(&mut bufs.tt, &mut bufs.plies);
+    let mut ctx = SearchContext::new(&mut bufs.tt, &mut bufs.plies, &mut bufs.history);
     let (mut clock, mut sig) = (NodeClock { ns_per_node: 0 }, AfterChecks(3));
     let mut meter = Meter::new(Budget::Nodes(10_000_000), &mut clock, &mut sig);
     assert_eq!(

@@ -44,6 +44,7 @@ pub const TT_ENTRIES: usize = 32;
 pub struct Scratch<G: Game> {
     tt: Vec<G::TtEntry>,
     plies: Vec<G::Ply>,
+    history: Box<G::History>,
     nodes: u64,
     max_nodes: u64,
     searches: u64,
@@ -56,6 +57,7 @@ impl<G: Game> Scratch<G> {
         Scratch {
             tt: (0..TT_ENTRIES).map(|_| G::TT_EMPTY).collect(),
             plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
+            history: Box::new(G::HISTORY_EMPTY),
             nodes,
             max_nodes,
             searches: 0,
@@ -170,7 +172,7 @@ pub fn write<G: Game>(
             let mut never = NeverInterrupt;
             let budget = Budget::Nodes(k.budget(s.budget()));
             let mut meter = Meter::new(budget, &mut clock, &mut never);
-            copy.think(&mut k.tt, &mut k.plies, &mut meter)
+            copy.think(&mut k.tt, &mut k.plies, &mut k.history, &mut meter)
         };
         s.finish(thought, out);
         assert!(!s.is_busy());

@@ -9,7 +9,9 @@ use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::moves::MoveList;
 use kgames_chess::position::Position;
-use kgames_chess::search::{best_move, Ply, SearchContext, SearchResult, TtEntry, MATE_BOUND};
+use kgames_chess::search::{
+    best_move, History, Ply, SearchContext, SearchResult, TtEntry, MATE_BOUND,
+};
 use kgames_chess::square::Color;
 
 /// How the games are played.
@@ -33,6 +35,7 @@ pub const ADJUDICATE_PLIES: u32 = 8;
 pub struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
+    history: Box<History>,
 }
 
 impl Memory {
@@ -41,6 +44,7 @@ impl Memory {
         Memory {
             tt: vec![TtEntry::EMPTY; entries.max(1)],
             plies: vec![Ply::EMPTY; 64],
+            history: Box::new(History::EMPTY),
         }
     }
 }
@@ -89,7 +93,7 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
             };
             break;
         }
-        let mut ctx = SearchContext::new(&mut mem.tt, &mut mem.plies);
+        let mut ctx = SearchContext::new(&mut mem.tt, &mut mem.plies, &mut mem.history);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(s.nodes), &mut clock, &mut never);
         let SearchResult::Move(m) = best_move(&g, &mut ctx, &mut meter) else {

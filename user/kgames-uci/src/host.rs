@@ -6,7 +6,8 @@ use kgames_chess::common::budget::{Budget, Clock, Meter, NeverInterrupt};
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
 use kgames_chess::search::{
-    best_move_observed, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry, MAX_PLY,
+    best_move_observed, History, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry,
+    MAX_PLY,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant};
 struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
+    history: Box<History>,
 }
 
 /// The in-process engine.
@@ -49,6 +51,7 @@ impl Host {
             _ => Memory {
                 tt: vec![TtEntry::EMPTY; self.tt_entries],
                 plies: vec![Ply::EMPTY; MAX_PLY],
+                history: Box::new(History::EMPTY),
             },
         }
     }
@@ -115,7 +118,7 @@ fn search(
     };
     let mut printer = Printer { start, last: None };
     let result = {
-        let mut ctx = SearchContext::new(&mut memory.tt, &mut memory.plies);
+        let mut ctx = SearchContext::new(&mut memory.tt, &mut memory.plies, &mut memory.history);
         ctx.set_keep_table(keep);
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);

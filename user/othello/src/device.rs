@@ -79,7 +79,7 @@ impl crate::engine::Transport for SessionTransport {
             let mut clock = HostClock(std::time::Instant::now());
             let mut never = NeverInterrupt;
             let mut meter = Meter::new(self.s.budget(), &mut clock, &mut never);
-            let t = copy.think(&mut self.tt, &mut [], &mut meter);
+            let t = copy.think(&mut self.tt, &mut [], &mut (), &mut meter);
             self.s.finish(t, &mut out);
         }
         Ok(String::from_utf8_lossy(out.as_bytes()).into_owned())

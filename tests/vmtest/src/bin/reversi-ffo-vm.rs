@@ -63,7 +63,7 @@ impl Side {
                     };
                     let mut never = NeverInterrupt;
                     let mut meter = Meter::new(s.budget(), clock, &mut never);
-                    let t = copy.think(tt, plies, &mut meter);
+                    let t = copy.think(tt, plies, &mut (), &mut meter);
                     s.finish(t, &mut out);
                 }
                 out.as_bytes().to_vec()
