@@ -47,6 +47,7 @@ setup:
 
 tools:
 	cargo build --release -q --workspace --bins
+	gcc -O2 -Wall -Wextra -Werror -o target/release/xo-select tests/vm/xo-select.c
 
 # CMD reaches the recipe through the environment, so any quoting in it survives.
 export CMD

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! One misc device per [`Game`]: files, game cells, the game table (PROTOCOL.md 0.1-0.3).
+//! One misc device per [`Game`]: files, game cells, the game table (docs/protocol.md,
+//! "Framing and errors").
 //!
 //! Locking: a file's `inner` mutex, then a game cell's `state` mutex, then the device's table
 //! lock, always in that order (some paths skip some). No lock is held across a CPU search: the
@@ -472,6 +473,13 @@ where
             drop(removed);
         }
         drop(old_cell);
+    }
+
+    /// This file has reply bytes to read: its own unread reply, or (if it never wrote) the
+    /// game's latest one, which its first read takes.
+    pub(crate) fn reply_pending(&self) -> bool {
+        let inner = self.inner.lock();
+        inner.reply.needs_latest() || !inner.reply.unread().is_empty()
     }
 
     /// Reads this file's reply (taking the game's latest first if the file never wrote).

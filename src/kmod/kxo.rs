@@ -1,32 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! `/dev/kxo` files (PROTOCOL.md section 3): a file that has written a command is a player
-//! file of the N x N human game (the shared session layer, [`Nxn`]) and reads text replies;
-//! every other file is a watcher and reads records (whole records only; EINVAL for a buffer
-//! smaller than one; EAGAIN with O_NONBLOCK; a signal interrupts a blocking wait). A watcher
-//! registers at its first read and receives one record per game (a snapshot) first. The
-//! machine itself is `kxo_runtime.rs`; the records' destination is `kxo_hub.rs`.
+//! `/dev/kxo` files (docs/protocol.md, "/dev/kxo"). A file's [`Role`] decides what it reads:
+//! a file that has written a command (or asked for a private game) is a player file of the
+//! N x N human game (the shared session layer, [`Nxn`]) and reads text replies; every other
+//! file is a watcher and reads records (whole records only; EINVAL for a buffer smaller than
+//! one; EAGAIN with O_NONBLOCK; a signal interrupts a blocking wait). A watcher registers at
+//! its first read or poll and receives one record per game (a snapshot) first; a watcher that
+//! becomes a player leaves the hub. Every file answers `poll`: a watcher is readable exactly
+//! when its queue holds a record, a player file is always writable and readable when a reply
+//! is pending. The machine itself is `kxo_runtime.rs`; the records' destination is
+//! `kxo_hub.rs`.
 
 use kernel::{
     bindings,
     fs::{File, Kiocb},
-    ioctl::{_IO, _IOR},
+    ioctl::{_IO, _IOR, _IOW},
     iov::{IovIterDest, IovIterSource},
     miscdevice::{MiscDevice, MiscDeviceRegistration},
     new_mutex,
     prelude::*,
+    sync::poll::PollTable,
     sync::{Arc, Mutex},
     uaccess::{UserPtr, UserSlice},
 };
 
 use super::game_device::{take_line, GameFile};
 use super::kxo_hub::{Hub, READ_BATCH};
+use super::pollable::{Pollable, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
 use crate::session::{command::LINE_MAX, nxn_game::Nxn};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,
-    KXO_IOC_STATE, KXO_IOC_STOP,
+    KXO_IOC_SET_PAIRING, KXO_IOC_STATE, KXO_IOC_STOP,
 };
 use crate::uapi::load::KxoLoads;
+use crate::uapi::pairing::KxoPairing;
 use crate::uapi::record::Record;
 use crate::uapi::state::KxoState;
 
@@ -37,18 +44,29 @@ const _: () = assert!(KXO_IOC_STOP == _IO('x' as u32, 3));
 const _: () = assert!(KXO_IOC_RESTART == _IO('x' as u32, 4));
 const _: () = assert!(KXO_IOC_LOADS == _IOR::<KxoLoads>('x' as u32, 5));
 const _: () = assert!(KXO_IOC_STATE == _IOR::<KxoState>('x' as u32, 6));
+const _: () = assert!(KXO_IOC_SET_PAIRING == _IOW::<KxoPairing>('x' as u32, 7));
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering `/dev/kxo`.
     pub(crate) unsafe(uninit) static KXO_HUB: Mutex<Option<Arc<Hub>>> = None;
 }
 
+/// What an open file of `/dev/kxo` is. `Fresh -> Watcher` at the first read or poll;
+/// `Fresh | Watcher -> Player` at the first write or `KGAMES_IOC_PRIVATE` (leaving the hub);
+/// `Player` is final.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// Opened, neither read, polled nor written.
+    Fresh,
+    /// Reads records; the id of its queue in the hub.
+    Watcher(u64),
+    /// Plays the N x N human game: reads text replies.
+    Player,
+}
+
 /// Per-file state.
 struct KxoInner {
-    /// The file has written a command (or asked for a private game): it reads text replies.
-    player: bool,
-    /// The watcher id, once the file has read records.
-    watcher: Option<u64>,
+    role: Role,
 }
 
 /// An open file of `/dev/kxo`: a watcher of the AI-vs-AI games, or (once it writes) a player
@@ -70,6 +88,32 @@ fn copy_out(arg: usize, bytes: &[u8]) -> Result<isize> {
     Ok(0)
 }
 
+impl KxoFile {
+    /// The one transition into [`Role::Player`]: a watcher leaves the hub first, so the games
+    /// no longer run for it and `KXO_IOC_STATE` no longer counts it.
+    fn become_player(&self) {
+        let mut inner = self.inner.lock();
+        if let Role::Watcher(id) = inner.role {
+            self.hub.unregister(id);
+        }
+        inner.role = Role::Player;
+    }
+
+    /// The file's watcher id, registering it with the hub if it is fresh; `None` for a
+    /// player file.
+    fn watcher_id(inner: &mut KxoInner, hub: &Hub) -> Result<Option<u64>> {
+        match inner.role {
+            Role::Player => Ok(None),
+            Role::Watcher(id) => Ok(Some(id)),
+            Role::Fresh => {
+                let id = hub.register()?;
+                inner.role = Role::Watcher(id);
+                Ok(Some(id))
+            }
+        }
+    }
+}
+
 #[vtable]
 impl MiscDevice for KxoFile {
     type Ptr = Pin<KBox<Self>>;
@@ -83,10 +127,7 @@ impl MiscDevice for KxoFile {
                 hub,
                 root: uid == 0,
                 game,
-                inner <- new_mutex!(KxoInner {
-                    player: false,
-                    watcher: None,
-                }),
+                inner <- new_mutex!(KxoInner { role: Role::Fresh }),
             }),
             GFP_KERNEL,
         )
@@ -100,8 +141,11 @@ impl MiscDevice for KxoFile {
         let mut buf = [0u8; LINE_MAX + 1];
         let raw = take_line(iov, &mut buf)?;
         let me = kiocb.file();
-        me.inner.lock().player = true;
-        me.game.command(raw)?;
+        me.become_player();
+        let done = me.game.command(raw);
+        // A poll of this file in another thread waits for the reply.
+        me.hub.wake();
+        done?;
         Ok(len)
     }
 
@@ -111,7 +155,7 @@ impl MiscDevice for KxoFile {
         let nonblock = flags & bindings::O_NONBLOCK != 0;
         let me = kiocb.file();
         let mut inner = me.inner.lock();
-        if inner.player {
+        if inner.role == Role::Player {
             drop(inner);
             return me.game.read_reply(iov);
         }
@@ -119,13 +163,8 @@ impl MiscDevice for KxoFile {
         if max == 0 {
             return Err(EINVAL);
         }
-        let id = match inner.watcher {
-            Some(id) => id,
-            None => {
-                let id = me.hub.register()?;
-                inner.watcher = Some(id);
-                id
-            }
+        let Some(id) = Self::watcher_id(&mut inner, &me.hub)? else {
+            return Err(EINVAL);
         };
         drop(inner);
         let mut recs = [Record::default(); READ_BATCH];
@@ -154,16 +193,12 @@ impl MiscDevice for KxoFile {
             KXO_IOC_STATE => return copy_out(arg, &hub.machine_state().to_bytes()),
             KGAMES_IOC_PRIVATE => {
                 // A private N x N game: the file becomes a player file (it reads replies).
-                let mut inner = me.inner.lock();
-                if let Some(id) = inner.watcher.take() {
-                    hub.unregister(id);
-                }
-                inner.player = true;
-                drop(inner);
+                me.become_player();
                 me.game.make_private();
                 return Ok(0);
             }
-            KXO_IOC_PAUSE | KXO_IOC_RESUME | KXO_IOC_STOP | KXO_IOC_RESTART => {}
+            KXO_IOC_PAUSE | KXO_IOC_RESUME | KXO_IOC_STOP | KXO_IOC_RESTART
+            | KXO_IOC_SET_PAIRING => {}
             _ => return Err(ENOTTY),
         }
         if !me.root {
@@ -173,7 +208,15 @@ impl MiscDevice for KxoFile {
             KXO_IOC_PAUSE => hub.pause(),
             KXO_IOC_RESUME => hub.resume(),
             KXO_IOC_STOP => hub.halt(),
-            _ => hub.restart(),
+            KXO_IOC_RESTART => hub.restart(),
+            KXO_IOC_SET_PAIRING => {
+                let mut b = [0u8; KxoPairing::SIZE];
+                UserSlice::new(UserPtr::from_addr(arg), b.len())
+                    .reader()
+                    .read_slice(&mut b)?;
+                hub.set_pairing(KxoPairing::from_bytes(b))?;
+            }
+            _ => return Err(ENOTTY),
         }
         Ok(0)
     }
@@ -182,8 +225,43 @@ impl MiscDevice for KxoFile {
 #[pinned_drop]
 impl PinnedDrop for KxoFile {
     fn drop(self: Pin<&mut Self>) {
-        if let Some(id) = self.inner.lock().watcher {
+        if let Role::Watcher(id) = self.inner.lock().role {
             self.hub.unregister(id);
+        }
+    }
+}
+
+impl Pollable for KxoFile {
+    /// A watcher (a fresh file becomes one, as at its first read): `EPOLLIN | EPOLLRDNORM`
+    /// exactly when its queue holds a record. A player file: always writable, readable when a
+    /// reply is pending. `EPOLLHUP` once the module is unloading (it cannot be while a file is
+    /// open; kept for completeness); `EPOLLERR` if the watcher cannot be registered (no memory).
+    fn poll(me: Pin<&KxoFile>, file: &File, table: PollTable<'_>) -> u32 {
+        // Registered before the state is read, so a record published after the check wakes us.
+        me.hub.poll_wait(file, &table);
+        if me.hub.stopping() {
+            return EPOLLHUP;
+        }
+        let mut inner = me.inner.lock();
+        match KxoFile::watcher_id(&mut inner, &me.hub) {
+            Ok(Some(id)) => {
+                drop(inner);
+                if me.hub.has_records(id) {
+                    EPOLLIN | EPOLLRDNORM
+                } else {
+                    0
+                }
+            }
+            Ok(None) => {
+                drop(inner);
+                let ready = EPOLLOUT | EPOLLWRNORM;
+                if me.game.reply_pending() {
+                    ready | EPOLLIN | EPOLLRDNORM
+                } else {
+                    ready
+                }
+            }
+            Err(_) => EPOLLERR,
         }
     }
 }

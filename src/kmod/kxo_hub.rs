@@ -4,12 +4,16 @@
 //! [`Ring`] over a preallocated buffer), the control state (paused, stopped, restart
 //! generation), the per-agent load figures, and the TD agent's shared value table.
 
-use core::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
 use kernel::{
-    new_condvar,
+    fs::File,
+    new_poll_condvar,
     prelude::*,
-    sync::{CondVar, Mutex},
+    sync::{
+        poll::{PollCondVar, PollTable},
+        Mutex,
+    },
     time::{Instant, Monotonic},
 };
 
@@ -23,8 +27,9 @@ use crate::kxo::td::{TdEntry, TdTable};
 use crate::session::state::StatusExtra;
 use crate::uapi::agent::AgentKind;
 use crate::uapi::load::KxoLoads;
+use crate::uapi::pairing::{KxoPairing, ALL_SLOTS, RANDOM};
 use crate::uapi::record::Record;
-use crate::uapi::state::KxoState;
+use crate::uapi::state::{KxoState, MAX_GAMES};
 
 /// Records queued per watcher; a slower watcher loses the oldest.
 pub(crate) const QUEUE_LEN: usize = 256;
@@ -68,8 +73,10 @@ impl HubState {
 pub(crate) struct Hub {
     #[pin]
     state: Mutex<HubState>,
+    /// Woken when records are queued, at unload, and after a player file's command (its
+    /// reply is ready): blocking reads wait on it, `poll` registers on it.
     #[pin]
-    readable: CondVar,
+    readable: PollCondVar,
     /// The TD agent's value table, shared by every game (learning from all of them).
     #[pin]
     td: Mutex<TdTable<KVVec<TdEntry>>>,
@@ -83,6 +90,9 @@ pub(crate) struct Hub {
     generation: AtomicU32,
     /// Registered watchers (readable from the timer).
     watchers: AtomicUsize,
+    /// Per slot, the pairing policy `O << 8 | X` (agent ids or [`RANDOM`]), read at the start
+    /// of each of its rounds (`KXO_IOC_SET_PAIRING`). Slots past the games are unused.
+    pairings: [AtomicU16; MAX_GAMES],
     always: bool,
     period_ms: u32,
     /// The queue of the Monte Carlo work items of the human games (see `mc.rs`): owned by
@@ -99,6 +109,8 @@ pub(crate) struct HubConfig {
     pub(crate) td_entries: usize,
     pub(crate) always: bool,
     pub(crate) period_ms: u32,
+    /// Each slot's pairing policy at load.
+    pub(crate) pairings: [[u8; 2]; MAX_GAMES],
 }
 
 impl Hub {
@@ -120,13 +132,14 @@ impl Hub {
                 loads: AgentLoads::ZERO,
                 last_sample: Instant::now(),
             }),
-            readable <- new_condvar!(),
+            readable <- new_poll_condvar!(),
             td <- kernel::new_mutex!(TdTable::new(entries)),
             td_ready: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             halted: AtomicBool::new(false),
             generation: AtomicU32::new(0),
             watchers: AtomicUsize::new(0),
+            pairings: cfg.pairings.map(|p| AtomicU16::new(u16::from_be_bytes(p))),
             always: cfg.always,
             period_ms: cfg.period_ms,
             mc_queue,
@@ -236,6 +249,26 @@ impl Hub {
         }
     }
 
+    /// Registers a `poll` of `file` on the queue that is woken when records arrive.
+    pub(crate) fn poll_wait(&self, file: &File, table: &PollTable<'_>) {
+        table.register_wait(file, &self.readable);
+    }
+
+    /// Wakes every waiter (blocking reads and polls re-check their state).
+    pub(crate) fn wake(&self) {
+        self.readable.notify_all();
+    }
+
+    /// Watcher `id` has a queued record (`false` for an unknown id).
+    pub(crate) fn has_records(&self, id: u64) -> bool {
+        self.state
+            .lock()
+            .watchers
+            .iter()
+            .find(|w| w.id == id)
+            .is_some_and(|w| !w.ring.is_empty())
+    }
+
     /// Up to `max` queued records of watcher `id`, waiting unless `nonblock`.
     pub(crate) fn take(
         &self,
@@ -299,6 +332,29 @@ impl Hub {
         self.halted.store(false, Ordering::Relaxed);
     }
 
+    /// Slot `slot`'s pairing policy, `[O, X]`.
+    pub(crate) fn pairing(&self, slot: usize) -> [u8; 2] {
+        self.pairings
+            .get(slot)
+            .map_or([RANDOM; 2], |p| p.load(Ordering::Relaxed).to_be_bytes())
+    }
+
+    /// `KXO_IOC_SET_PAIRING`: sets the policy of one slot or of all, from their next round.
+    /// `EINVAL` (nothing changed) for a slot that is not a game or an unknown agent.
+    pub(crate) fn set_pairing(&self, p: KxoPairing) -> Result {
+        let games = self.state.lock().latest.len().min(MAX_GAMES);
+        if !p.sides_valid() || (p.slot != ALL_SLOTS && usize::from(p.slot) >= games) {
+            return Err(EINVAL);
+        }
+        let v = u16::from_be_bytes([p.o_agent, p.x_agent]);
+        for (i, slot) in self.pairings.iter().enumerate().take(games) {
+            if p.slot == ALL_SLOTS || usize::from(p.slot) == i {
+                slot.store(v, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+
     /// The load figures (`KXO_IOC_LOADS`).
     pub(crate) fn loads(&self) -> KxoLoads {
         let loads = self.state.lock().loads;
@@ -312,6 +368,10 @@ impl Hub {
     /// The machine's state (`KXO_IOC_STATE`).
     pub(crate) fn machine_state(&self) -> KxoState {
         let st = self.state.lock();
+        let mut pairings = [[0u8; 2]; MAX_GAMES];
+        for (i, p) in pairings.iter_mut().enumerate().take(st.latest.len()) {
+            *p = self.pairing(i);
+        }
         KxoState {
             games: u32::try_from(st.latest.len()).unwrap_or(u32::MAX),
             period_ms: self.period_ms,
@@ -322,6 +382,7 @@ impl Hub {
             agents: self.agents(),
             seq: st.seq,
             reserved: [0; 8],
+            pairings,
         }
     }
 

@@ -37,6 +37,7 @@ use crate::common::rng::Rng;
 use crate::kxo::arena::{Match, Memory, Settings, Step};
 use crate::kxo::mcts::{nodes_for, Node};
 use crate::kxo::negamax::{TtEntry, TT_DEFAULT_LEN};
+use crate::uapi::{pairing::RANDOM, state::MAX_GAMES};
 
 /// Pre-training games per work-item run (the lock on the TD table is held for one chunk).
 const TRAIN_CHUNK: u32 = 500;
@@ -51,6 +52,8 @@ pub(crate) struct KxoConfig {
     pub(crate) settings: Settings,
     pub(crate) td_entries: usize,
     pub(crate) td_games: u32,
+    /// Each slot's pairing policy at load (`kxo_pairings`).
+    pub(crate) pairings: [[u8; 2]; MAX_GAMES],
 }
 
 /// What a slot's mutex protects: the match and its agents' preallocated memory.
@@ -91,9 +94,11 @@ impl WorkItem for Slot {
                 let mut clock = KernelClock::new();
                 let mut never = NeverInterrupt;
                 let mut td = hub.td_host();
+                let pairing = hub.pairing(usize::from(game.record().game));
                 game.step(
                     hub.generation(),
                     hub.agents(),
+                    pairing,
                     &this.settings,
                     &mut mem,
                     &mut td,
@@ -220,7 +225,12 @@ impl KxoRuntime {
             for _ in 0..pool {
                 nodes.push(Node::EMPTY, GFP_KERNEL)?;
             }
-            let game = Match::new(id, seeds.next_u64(), no_td);
+            let pairing = cfg
+                .pairings
+                .get(usize::from(id))
+                .copied()
+                .unwrap_or([RANDOM; 2]);
+            let game = Match::new(id, seeds.next_u64(), no_td, pairing);
             latest.push(game.record(), GFP_KERNEL)?;
             games.push(SlotGame { game, tt, nodes }, GFP_KERNEL)?;
         }
@@ -230,6 +240,7 @@ impl KxoRuntime {
                 td_entries: cfg.td_entries,
                 always: cfg.always,
                 period_ms: cfg.period_ms,
+                pairings: cfg.pairings,
             })?,
             GFP_KERNEL,
         )?;

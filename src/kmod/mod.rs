@@ -5,8 +5,9 @@
 //! [`game_device`] serves every device that plugs a [`Game`](crate::session::game::Game) into
 //! the session layer (reversi, chess, the kxo human game); [`kxo`] is `/dev/kxo`'s file
 //! operations, [`kxo_hub`] where its records go, [`kxo_runtime`] its timer-driven AI-vs-AI
-//! games, [`mc`] the parallel Monte Carlo player of its human games. [`owned_queue`] is the
-//! module's workqueue wrapper; [`clock`] gives the engines a monotonic clock and the signal
+//! games, [`mc`] the parallel Monte Carlo player of its human games, [`pollable`] the
+//! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
+//! wrapper; [`clock`] gives the engines a monotonic clock and the signal
 //! check.
 
 pub(crate) mod clock;
@@ -16,7 +17,9 @@ pub(crate) mod kxo_hub;
 pub(crate) mod kxo_runtime;
 pub(crate) mod mc;
 pub(crate) mod owned_queue;
+pub(crate) mod pollable;
 pub(crate) mod selftest;
+pub(crate) mod string_param;
 
 use kernel::{
     miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
@@ -34,6 +37,10 @@ use crate::session::{
     nxn_game::{McMove, Nxn, NXN_PLAYOUTS, NXN_SEED, NXN_SIZE, NXN_WORKERS},
     reversi_game::Reversi,
     state::StatusExtra,
+};
+use crate::uapi::{
+    pairing::{parse_round_robin, RANDOM},
+    state::MAX_GAMES,
 };
 use game_device::{DeviceGame, GameFile, Games};
 
@@ -125,7 +132,8 @@ impl Plan {
             tt_entries: param(params::tt_entries.value(), 1024, 1 << 22),
             search_contexts: param(params::search_contexts.value(), 1, 64),
         };
-        let games = checked("kxo_games", params::kxo_games.value(), 1, 32)?;
+        let max_games = MAX_GAMES as u32;
+        let games = checked("kxo_games", params::kxo_games.value(), 1, max_games)?;
         let iterations = checked(
             "kxo_mcts_iters",
             params::kxo_mcts_iters.value(),
@@ -134,6 +142,20 @@ impl Plan {
         )?;
         let td_kb = checked("kxo_td_kb", params::kxo_td_kb.value(), 16, 65536)?;
         let td_games = checked("kxo_td_games", params::kxo_td_games.value(), 0, 10_000_000)?;
+        let mut pairings = [[RANDOM; 2]; MAX_GAMES];
+        if let Some(spec) = string_param::kxo_pairings() {
+            let slots = pairings.get_mut(..games as usize).ok_or(EINVAL)?;
+            let parsed = core::str::from_utf8(spec)
+                .ok()
+                .and_then(|spec| parse_round_robin(spec, slots));
+            if parsed.is_none() {
+                pr_err!(
+                    "kxo_pairings: not a list of at most kxo_games={} O:X pairs of agents\n",
+                    games
+                );
+                return Err(EINVAL);
+            }
+        }
         let kxo = kxo_runtime::KxoConfig {
             games: games as usize,
             period_ms: params::kxo_period_ms.value().clamp(1, 10_000),
@@ -145,6 +167,7 @@ impl Plan {
             },
             td_entries: td::entries_for_kb(td_kb),
             td_games,
+            pairings,
         };
         Ok(Plan { limits, kxo })
     }
@@ -174,7 +197,7 @@ pub(crate) struct KGames {
     #[pin]
     chess: MiscDeviceRegistration<GameFile<Chess>>,
     #[pin]
-    kxo: MiscDeviceRegistration<kxo::KxoFile>,
+    kxo: pollable::PollableRegistration<kxo::KxoFile>,
     /// The kxo games; dropped after the devices are deregistered.
     kxo_runtime: kxo_runtime::KxoRuntime,
     /// Frees the tables last.
@@ -228,7 +251,7 @@ impl kernel::InPlaceModule for KGames {
             kxo_runtime: runtime?,
             reversi <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" }),
             chess <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"chess" }),
-            kxo <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"kxo" }),
+            kxo <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"kxo" }),
         })
     }
 }

@@ -88,14 +88,15 @@ fn nth_agent(mask: u8, k: u32) -> Option<AgentKind> {
 }
 
 impl Match {
-    /// Slot `game`, round 0, its generator seeded with `seed`, paired from `agents`.
-    pub fn new(game: u16, seed: u64, agents: u8) -> Match {
+    /// Slot `game`, round 0, its generator seeded with `seed`, paired from `agents` and
+    /// `pairing` (see `restart`).
+    pub fn new(game: u16, seed: u64, agents: u8, pairing: [u8; 2]) -> Match {
         let mut m = Match {
             rec: Record::default(),
             rng: Rng::new(seed),
             generation: 0,
         };
-        m.restart(game, 0, agents);
+        m.restart(game, 0, agents, pairing);
         m
     }
 
@@ -104,8 +105,11 @@ impl Match {
         self.rec
     }
 
-    /// A new round with a pairing drawn uniformly from `agents` (negamax if it is empty).
-    fn restart(&mut self, game: u16, round: u32, agents: u8) {
+    /// A new round: each side drawn uniformly from `agents` (negamax if it is empty), then
+    /// replaced by the agent `pairing` fixes for it, if any (`[O, X]`, agent ids or
+    /// [`RANDOM`]). Both sides are always drawn, so a fixed side leaves the generator's stream
+    /// (and the other slots' games) as they were.
+    fn restart(&mut self, game: u16, round: u32, agents: u8, pairing: [u8; 2]) {
         let mask = agents & ALL_AGENTS;
         let pick = |rng: &mut Rng| {
             if mask == 0 {
@@ -116,16 +120,20 @@ impl Match {
         };
         let o = pick(&mut self.rng);
         let x = pick(&mut self.rng);
+        let o = AgentKind::from_id(pairing[0]).unwrap_or(o);
+        let x = AgentKind::from_id(pairing[1]).unwrap_or(x);
         self.rec = Record::start(game, round, o, x);
     }
 
     /// One step (see the module documentation). `generation` is the restart counter;
-    /// `clock` and `interrupt` meter the agents' work.
+    /// `agents` and `pairing` decide a new round's players (see `restart`); `clock` and
+    /// `interrupt` meter the agents' work.
     #[allow(clippy::too_many_arguments)]
     pub fn step(
         &mut self,
         generation: u32,
         agents: u8,
+        pairing: [u8; 2],
         settings: &Settings,
         mem: &mut Memory<'_>,
         td: &mut dyn TdHost,
@@ -139,7 +147,7 @@ impl Match {
         if over || generation != self.generation {
             self.generation = generation;
             let round = self.rec.round.wrapping_add(1);
-            self.restart(self.rec.game, round, agents);
+            self.restart(self.rec.game, round, agents, pairing);
             return Step::Restarted(self.rec);
         }
         let Some(board) = self.rec.board4() else {
@@ -190,6 +198,7 @@ mod tests {
     use crate::kxo::mcts::nodes_for;
     use crate::kxo::record::is_successor;
     use crate::kxo::td::entries_for_kb;
+    use crate::uapi::pairing::RANDOM;
     extern crate std;
     use std::collections::BTreeSet;
     use std::vec;
@@ -205,7 +214,7 @@ mod tests {
         let mut td = TdTable::new(vec![TdEntry::EMPTY; entries_for_kb(64)]);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
         let mut pairings = BTreeSet::new();
-        let mut m = Match::new(3, 42, ALL_AGENTS);
+        let mut m = Match::new(3, 42, ALL_AGENTS, [RANDOM; 2]);
         let mut prev = m.record();
         assert!(prev.is_consistent());
         let mut finished = 0;
@@ -215,7 +224,14 @@ mod tests {
                 nodes: &mut nodes,
             };
             match m.step(
-                0, ALL_AGENTS, &settings, &mut mem, &mut td, &mut clock, &mut never,
+                0,
+                ALL_AGENTS,
+                [RANDOM; 2],
+                &settings,
+                &mut mem,
+                &mut td,
+                &mut clock,
+                &mut never,
             ) {
                 Step::Restarted(r) => {
                     assert!(prev.game_state().unwrap().is_over());
@@ -254,24 +270,52 @@ mod tests {
         let mut td = TdTable::new(vec![TdEntry::EMPTY; 64]);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
         let only = 1 << AgentKind::Random.id();
-        let mut m = Match::new(0, 1, only);
+        let mut m = Match::new(0, 1, only, [RANDOM; 2]);
         let mut mem = Memory {
             tt: &mut tt,
             nodes: &mut nodes,
         };
         assert!(matches!(
-            m.step(0, only, &settings, &mut mem, &mut td, &mut clock, &mut never),
+            m.step(
+                0,
+                only,
+                [RANDOM; 2],
+                &settings,
+                &mut mem,
+                &mut td,
+                &mut clock,
+                &mut never
+            ),
             Step::Moved(_, AgentKind::Random)
         ));
         let Step::Restarted(r) = m.step(
-            1, only, &settings, &mut mem, &mut td, &mut clock, &mut never,
+            1,
+            only,
+            [RANDOM; 2],
+            &settings,
+            &mut mem,
+            &mut td,
+            &mut clock,
+            &mut never,
         ) else {
             panic!("no restart on a new generation");
         };
         assert_eq!((r.round, r.move_count), (1, 0));
         assert_eq!((r.o_agent, r.x_agent), (1, 1));
+        // A fixed side wins over the mask; the other side is still drawn from it.
+        let fixed = [AgentKind::Mcts.id(), RANDOM];
+        let Step::Restarted(r) = m.step(
+            2, only, fixed, &settings, &mut mem, &mut td, &mut clock, &mut never,
+        ) else {
+            panic!("no restart on a new generation");
+        };
+        assert_eq!((r.o_agent, r.x_agent), (2, 1));
+        assert!(matches!(
+            m.step(2, only, fixed, &settings, &mut mem, &mut td, &mut clock, &mut never),
+            Step::Moved(_, AgentKind::Mcts)
+        ));
         // The same seed plays the same games.
-        let a = Match::new(5, 99, ALL_AGENTS);
-        assert_eq!(a, Match::new(5, 99, ALL_AGENTS));
+        let a = Match::new(5, 99, ALL_AGENTS, [RANDOM; 2]);
+        assert_eq!(a, Match::new(5, 99, ALL_AGENTS, [RANDOM; 2]));
     }
 }

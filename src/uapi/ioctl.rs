@@ -8,10 +8,13 @@
 use core::mem::size_of;
 
 use super::load::KxoLoads;
+use super::pairing::KxoPairing;
 use super::state::KxoState;
 
 /// `_IOC_NONE`: no argument.
 pub const IOC_NONE: u32 = 0;
+/// `_IOC_WRITE`: user space passes the argument in.
+pub const IOC_WRITE: u32 = 1;
 /// `_IOC_READ`: the kernel copies the argument out to user space.
 pub const IOC_READ: u32 = 2;
 /// Bits of the size field.
@@ -34,9 +37,14 @@ pub const fn ior<T>(ty: u8, nr: u8) -> u32 {
     ioc(IOC_READ, ty, nr, size_of::<T>())
 }
 
+/// `_IOW(ty, nr, T)`: the kernel reads a `T` from the argument address.
+pub const fn iow<T>(ty: u8, nr: u8) -> u32 {
+    ioc(IOC_WRITE, ty, nr, size_of::<T>())
+}
+
 /// `ioctl(fd, KGAMES_IOC_PRIVATE)` on `/dev/reversi`, `/dev/chess` and `/dev/kxo` player
 /// files: the file leaves its user's shared game for a private one that lives until the file
-/// is closed (README.md). No argument; returns 0.
+/// is closed (docs/protocol.md, "ioctls"). No argument; returns 0.
 pub const KGAMES_IOC_PRIVATE: u32 = io(b'k', 1);
 
 /// `ioctl(fd, KGAMES_IOC_STOP_SEARCH)` on a `/dev/chess` or `/dev/reversi` player file: the
@@ -61,6 +69,9 @@ pub const KXO_IOC_RESTART: u32 = io(b'x', 4);
 pub const KXO_IOC_LOADS: u32 = ior::<KxoLoads>(b'x', 5);
 /// `/dev/kxo`: copies a [`KxoState`] (paused, stopped, games, period, ...). Anyone.
 pub const KXO_IOC_STATE: u32 = ior::<KxoState>(b'x', 6);
+/// `/dev/kxo`: sets who plays one game slot or all, from its next round on (a
+/// [`KxoPairing`]). Root only; `EINVAL` for an unknown slot or agent, nothing changed.
+pub const KXO_IOC_SET_PAIRING: u32 = iow::<KxoPairing>(b'x', 7);
 
 #[cfg(test)]
 mod tests {
@@ -81,5 +92,7 @@ mod tests {
             KXO_IOC_STATE,
             (2 << 30) | ((size_of::<KxoState>() as u32) << 16) | 0x7806
         );
+        // _IOW('x', 7, 4 bytes)
+        assert_eq!(KXO_IOC_SET_PAIRING, 0x4004_7807);
     }
 }

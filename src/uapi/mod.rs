@@ -8,9 +8,11 @@
 //! - [`record`]: the 48-byte record a `/dev/kxo` watcher reads.
 //! - [`load`]: the fixed-point format of the per-agent load figures.
 //! - [`state`]: the `/dev/kxo` machine state of `KXO_IOC_STATE`.
+//! - [`pairing`]: who plays a kxo game slot (`KXO_IOC_SET_PAIRING`).
 
 pub mod agent;
 pub mod ioctl;
 pub mod load;
+pub mod pairing;
 pub mod record;
 pub mod state;

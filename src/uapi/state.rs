@@ -3,7 +3,10 @@
 
 use core::mem::{offset_of, size_of};
 
-/// `KXO_IOC_STATE`'s argument. `#[repr(C)]`, native endianness, 32 bytes, no implicit padding.
+/// Most AI-vs-AI game slots (`kxo_games` is 1 to this).
+pub const MAX_GAMES: usize = 32;
+
+/// `KXO_IOC_STATE`'s argument. `#[repr(C)]`, native endianness, 96 bytes, no implicit padding.
 ///
 /// | offset | size | field | meaning |
 /// | --- | --- | --- | --- |
@@ -16,6 +19,7 @@ use core::mem::{offset_of, size_of};
 /// | 15 | 1 | `agents` | bit i set: agent id i is in the pairings (td joins after training) |
 /// | 16 | 8 | `seq` | the sequence number of the latest record |
 /// | 24 | 8 | `reserved` | zero |
+/// | 32 | 64 | `pairings` | per slot i < `games`: O's then X's agent id, or `pairing::RANDOM` (0xff); zero beyond |
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct KxoState {
@@ -37,6 +41,8 @@ pub struct KxoState {
     pub seq: u64,
     /// Zero.
     pub reserved: [u8; 8],
+    /// Per slot: the pairing policy, `[O, X]` (agent ids or `pairing::RANDOM`).
+    pub pairings: [[u8; 2]; MAX_GAMES],
 }
 
 const _: () = assert!(size_of::<KxoState>() == KxoState::SIZE);
@@ -44,10 +50,11 @@ const _: () = assert!(offset_of!(KxoState, watchers) == 8);
 const _: () = assert!(offset_of!(KxoState, paused) == 12);
 const _: () = assert!(offset_of!(KxoState, agents) == 15);
 const _: () = assert!(offset_of!(KxoState, seq) == 16);
+const _: () = assert!(offset_of!(KxoState, pairings) == 32);
 
 impl KxoState {
     /// The size in bytes.
-    pub const SIZE: usize = 32;
+    pub const SIZE: usize = 32 + 2 * MAX_GAMES;
 
     /// The wire bytes, field by field in native endianness.
     pub fn to_bytes(self) -> [u8; KxoState::SIZE] {
@@ -62,6 +69,11 @@ impl KxoState {
         for (at, src) in fields {
             if let Some(dst) = b.get_mut(at..at + src.len()) {
                 dst.copy_from_slice(src);
+            }
+        }
+        for (i, p) in self.pairings.iter().enumerate() {
+            if let Some(dst) = b.get_mut(32 + 2 * i..34 + 2 * i) {
+                dst.copy_from_slice(p);
             }
         }
         b
@@ -79,6 +91,10 @@ impl KxoState {
         seq.copy_from_slice(&b[16..24]);
         let mut reserved = [0u8; 8];
         reserved.copy_from_slice(&b[24..32]);
+        let mut pairings = [[0u8; 2]; MAX_GAMES];
+        for (i, p) in pairings.iter_mut().enumerate() {
+            p.copy_from_slice(&b[32 + 2 * i..34 + 2 * i]);
+        }
         Some(KxoState {
             games: u32_at(0),
             period_ms: u32_at(4),
@@ -89,6 +105,7 @@ impl KxoState {
             agents: b[15],
             seq: u64::from_ne_bytes(seq),
             reserved,
+            pairings,
         })
     }
 }
@@ -109,11 +126,13 @@ mod tests {
             agents: 0b10111,
             seq: 0x0102_0304_0506_0708,
             reserved: [0; 8],
+            pairings: [[2, 0xff]; MAX_GAMES],
         };
         let b = s.to_bytes();
         assert_eq!(b[0..4], 9u32.to_ne_bytes());
         assert_eq!(b[12..16], [1, 0, 1, 0b10111]);
         assert_eq!(KxoState::from_bytes(&b), Some(s));
-        assert_eq!(KxoState::from_bytes(&b[..31]), None);
+        assert_eq!(b[32..34], [2, 0xff]);
+        assert_eq!(KxoState::from_bytes(&b[..KxoState::SIZE - 1]), None);
     }
 }

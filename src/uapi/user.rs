@@ -55,3 +55,22 @@ pub fn kxo_loads(f: &impl AsRawFd) -> io::Result<KxoLoads> {
         Err(io::Error::last_os_error())
     }
 }
+
+/// `KXO_IOC_SET_PAIRING`: sets who plays one slot or all (root only).
+pub fn kxo_set_pairing(f: &impl AsRawFd, p: super::pairing::KxoPairing) -> io::Result<()> {
+    let b = p.to_bytes();
+    // SAFETY: the kernel reads `KxoPairing::SIZE` bytes (the size encoded in the request) from
+    // `b`, which is that long.
+    let r = unsafe {
+        libc::ioctl(
+            f.as_raw_fd(),
+            libc::c_ulong::from(super::ioctl::KXO_IOC_SET_PAIRING),
+            b.as_ptr(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}

@@ -91,6 +91,20 @@ if [ -x "$kxocat" ]; then
     for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001; do
         check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
     done
+    for p in kxo_pairings=mcts:chess kxo_pairings=mcts kxo_pairings=mc:mc,,td:td "kxo_games=2 kxo_pairings=mc:mc,td:td,nega:nega"; do
+        check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
+    done
+    # kxo_pairings deals its pairs round-robin over the slots, from the first round on.
+    pairings_param() {
+        insmod "$ko" kxo_games=4 kxo_pairings=mcts:negamax,td:random || return 1
+        local recs; recs=$(timeout 60 "$kxocat" --count 60); rmmod kgames
+        emit "# kxo_pairings=mcts:negamax,td:random: slots 0,2: $(awk '$2 % 2 == 0 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')slots 1,3: $(awk '$2 % 2 == 1 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')"
+        [ "$(awk '$2 % 2 == 0 {print $6 ":" $7}' <<<"$recs" | sort -u)" = "mcts:negamax" ] &&
+            [ "$(awk '$2 % 2 == 1 {print $6}' <<<"$recs" | sort -u)" = "td" ] &&
+            [ "$(wc -l <<<"$recs")" -ge 60 ]
+    }
+    check "kxo: kxo_pairings=mcts:negamax,td:random fixes slots 0,2 and the O side of 1,3" pairings_param
+    check "kxo: modinfo lists kxo_pairings" bash -c "modinfo -p '$ko' | grep -q '^kxo_pairings:'"
     # A load that fails after allocating everything frees everything: five such loads leave
     # vmalloc and slab usage where they were (each load allocates over 10 MB).
     kmem() { awk '/^(VmallocUsed|Slab):/ {s += $2} END {print s}' /proc/meminfo; }

@@ -1,4 +1,4 @@
-//! The `kxo` suite (PROTOCOL.md section 3), with the module's default parameters (9 games,
+//! The `kxo` suite (docs/protocol.md, "/dev/kxo"), with the module's default parameters (9 games,
 //! 100 ms period, games running while a watcher is open).
 
 use std::collections::{BTreeSet, HashMap};
@@ -37,7 +37,7 @@ pub fn tests() -> Vec<Test> {
     ]
 }
 
-fn open(nonblock: bool) -> Result<File, String> {
+pub(crate) fn open(nonblock: bool) -> Result<File, String> {
     OpenOptions::new()
         .read(true)
         .write(true)
@@ -46,7 +46,7 @@ fn open(nonblock: bool) -> Result<File, String> {
         .map_err(|e| format!("open {K}: {e}"))
 }
 
-fn read_records(f: &mut File, max: usize) -> Result<Vec<Record>, std::io::Error> {
+pub(crate) fn read_records(f: &mut File, max: usize) -> Result<Vec<Record>, std::io::Error> {
     let mut buf = vec![0u8; max * Record::SIZE];
     let n = f.read(&mut buf)?;
     if n % Record::SIZE != 0 {
@@ -217,7 +217,7 @@ fn player_file(_: u32) -> Outcome {
     crate::same("42", &buf[..n], b"UNKCMD\n")
 }
 
-fn ioctl(f: &File, req: u32) -> Result<(), i32> {
+pub(crate) fn ioctl(f: &File, req: u32) -> Result<(), i32> {
     kgames_uapi::user::ioctl_none(f, req).map_err(|e| e.raw_os_error().unwrap_or(0))
 }
 
@@ -234,7 +234,7 @@ fn non_root(_: u32) -> Outcome {
 }
 
 /// `09`'s `seq=` value from a player file.
-fn seq_now() -> Result<u64, String> {
+pub(crate) fn seq_now() -> Result<u64, String> {
     let mut f = open(false)?;
     f.write_all(b"09").map_err(|e| e.to_string())?;
     let mut buf = [0u8; 256];
@@ -255,7 +255,7 @@ fn drain(f: &mut File) {
 }
 
 /// A registered watcher `w` with its queue drained, and a control file `c`, publishing paused.
-fn paused_watcher() -> Result<(File, File), String> {
+pub(crate) fn paused_watcher() -> Result<(File, File), String> {
     let mut w = open(false)?;
     read_records(&mut w, 64).map_err(|e| e.to_string())?;
     let c = open(false)?;

@@ -11,6 +11,8 @@ mod fairness;
 mod faults;
 mod kxo;
 mod kxo_agents;
+mod kxo_pairing;
+mod kxo_poll;
 mod othello;
 mod procs;
 mod reversi;
@@ -126,6 +128,8 @@ fn main() {
     tests.extend(reversi::tests());
     tests.extend(chess::tests());
     tests.extend(kxo::tests());
+    tests.extend(kxo_poll::tests());
+    tests.extend(kxo_pairing::tests());
     tests.extend(kxo_agents::tests());
     tests.extend(othello::tests());
     tests.extend(stress::tests());
@@ -142,6 +146,10 @@ fn main() {
             wanted.iter().any(|w| w == t.suite)
         }
     });
+    // KGAMES_TEST_MATCH=text: only the tests whose name contains `text` (for a quick rerun).
+    if let Ok(m) = std::env::var("KGAMES_TEST_MATCH") {
+        tests.retain(|t| t.name.contains(m.as_str()));
+    }
     println!("TAP version 13");
     println!("1..{}", tests.len());
     let mut failed = 0;
