@@ -52,6 +52,10 @@ module! {
             default: 4,
             description: "Preallocated CPU search contexts per device: concurrent searches (1-64)",
         },
+        max_move_ms: u32 {
+            default: 30000,
+            description: "Longest CPU move of /dev/reversi and /dev/chess in ms, whatever the budget (100-600000; else EINVAL)",
+        },
         kxo_games: u32 {
             default: 9,
             description: "Concurrent AI-vs-AI games of /dev/kxo (1-32; else the load fails with EINVAL)",

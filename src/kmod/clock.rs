@@ -28,39 +28,64 @@ impl Clock for KernelClock {
     }
 }
 
-/// A [`KernelClock`] that jumps past every deadline once `stop` is set, so the meter ends the
-/// search as if its budget were spent: the best move so far is played
-/// (`KGAMES_IOC_STOP_SEARCH`).
+/// A [`KernelClock`] that jumps past every deadline once `stop` is set
+/// (`KGAMES_IOC_STOP_SEARCH`) or `cap_ms` have passed (`max_move_ms`), so the meter ends the
+/// search as if its budget were spent, whatever the budget (a node budget too): the best move
+/// so far is played.
 pub(crate) struct StopClock<'a> {
     clock: KernelClock,
     stop: &'a AtomicBool,
+    cap_ns: u64,
 }
 
 impl<'a> StopClock<'a> {
-    /// A clock starting now, watching `stop`.
-    pub(crate) fn new(stop: &'a AtomicBool) -> Self {
+    /// A clock starting now, watching `stop`, ending the search after `cap_ms`.
+    pub(crate) fn new(stop: &'a AtomicBool, cap_ms: u32) -> Self {
         StopClock {
             clock: KernelClock::new(),
             stop,
+            cap_ns: u64::from(cap_ms).saturating_mul(1_000_000),
         }
     }
 }
 
 impl Clock for StopClock<'_> {
     fn now_ns(&mut self, nodes: u64) -> u64 {
-        if self.stop.load(Ordering::Relaxed) {
+        let now = self.clock.now_ns(nodes);
+        if self.stop.load(Ordering::Relaxed) || now >= self.cap_ns {
             u64::MAX
         } else {
-            self.clock.now_ns(nodes)
+            now
         }
     }
 }
 
-/// Stops a search when the current task has a signal pending.
+/// Stops a search when the current task has a signal pending. Its check, which the meter
+/// makes every [`Meter::CHECK_INTERVAL`] nodes, is also a reschedule point, so a long search
+/// in a write lets other tasks run on a kernel built without preemption.
+///
+/// [`Meter::CHECK_INTERVAL`]: crate::common::budget::Meter::CHECK_INTERVAL
 pub(crate) struct SignalInterrupt;
 
 impl Interrupt for SignalInterrupt {
     fn pending(&mut self) -> bool {
+        cond_resched();
         kernel::current!().signal_pending()
+    }
+}
+
+/// `cond_resched()`: gives the CPU away if a reschedule is due. The C macro becomes a call of
+/// `__cond_resched` on kernels where the scheduler does not preempt kernel code by itself (no
+/// `CONFIG_PREEMPTION`, or `CONFIG_PREEMPT_DYNAMIC`); elsewhere it is empty, and so is this.
+/// The kernel crate of 7.3 has no binding for it.
+pub(crate) fn cond_resched() {
+    #[cfg(any(not(CONFIG_PREEMPTION), CONFIG_PREEMPT_DYNAMIC))]
+    {
+        extern "C" {
+            fn __cond_resched() -> kernel::ffi::c_int;
+        }
+        // SAFETY: `__cond_resched` takes no argument and may sleep; this runs in process
+        // context (a write's search) with no spinlock held and interrupts enabled.
+        unsafe { __cond_resched() };
     }
 }

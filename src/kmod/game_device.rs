@@ -48,6 +48,8 @@ pub(crate) struct Config {
     pub(crate) max_user_games: usize,
     pub(crate) tt_entries: usize,
     pub(crate) search_contexts: usize,
+    /// The longest CPU move in milliseconds, whatever its budget (`max_move_ms`).
+    pub(crate) max_move_ms: u32,
 }
 
 /// Private game ids: unique for the module's lifetime (0 means "shared").
@@ -125,6 +127,8 @@ pub(crate) struct Games<G: Game> {
     epoch: Option<Instant<Monotonic>>,
     /// The device's search contexts (set at load).
     pool: Option<Arc<ContextPool<G>>>,
+    /// The longest CPU move in milliseconds (set at load).
+    max_move_ms: u32,
 }
 
 /// The preallocated search contexts of one device, with their own lock and a condition
@@ -247,6 +251,7 @@ impl<G: Game> Games<G> {
             limits: Limits { max_user_games: 1 },
             epoch: None,
             pool: None,
+            max_move_ms: 0,
         }
     }
 
@@ -299,8 +304,9 @@ where
 
     /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
     /// default the game's own [`Game::think`], stopped by the budget or a pending signal
-    /// (the result is discarded), or by `stop` (`KGAMES_IOC_STOP_SEARCH`: the best move so
-    /// far is played).
+    /// (the result is discarded), or by `stop` (`KGAMES_IOC_STOP_SEARCH`) or after `cap_ms`
+    /// milliseconds whatever the budget (the best move so far is played). The meter's
+    /// interrupt check (every [`Meter::CHECK_INTERVAL`] nodes) is also a reschedule point.
     fn search(
         copy: &Self,
         tt: &mut [Self::TtEntry],
@@ -308,8 +314,9 @@ where
         history: &mut Self::History,
         budget: Budget,
         stop: &AtomicBool,
+        cap_ms: u32,
     ) -> Thought<Self::Move> {
-        let mut clock = StopClock::new(stop);
+        let mut clock = StopClock::new(stop, cap_ms);
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
         copy.think(tt, plies, history, &mut meter)
@@ -326,6 +333,7 @@ where
             max_user_games: cfg.max_user_games,
         };
         t.epoch = Some(Instant::now());
+        t.max_move_ms = cfg.max_move_ms;
         t.pool = Some(ContextPool::new_arc(
             cfg.search_contexts,
             cfg.tt_entries,
@@ -498,7 +506,10 @@ where
     /// Waits (interruptibly, on the pool's condition variable) for a search context,
     /// searches, and gives the context back.
     fn think(copy: &G, uid: u32, budget: Budget, stop: &AtomicBool) -> Result<Thought<G::Move>> {
-        let pool = G::games().lock().pool.clone().ok_or(ENODEV)?;
+        let (pool, cap_ms) = {
+            let t = G::games().lock();
+            (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms)
+        };
         let mut scratch = pool.take(uid)?;
         let thought = G::search(
             copy,
@@ -507,6 +518,7 @@ where
             &mut scratch.history,
             budget,
             stop,
+            cap_ms,
         );
         pool.give(uid, scratch);
         Ok(thought)

@@ -78,6 +78,7 @@ impl DeviceGame for Nxn {
         _history: &mut (),
         budget: Budget,
         _stop: &core::sync::atomic::AtomicBool,
+        _cap_ms: u32,
     ) -> Thought<McMove> {
         mc::choose(
             copy.board(),
@@ -131,6 +132,7 @@ impl Plan {
             max_user_games: param(params::max_user_games.value(), 1, 4096),
             tt_entries: param(params::tt_entries.value(), 1024, 1 << 22),
             search_contexts: param(params::search_contexts.value(), 1, 64),
+            max_move_ms: checked("max_move_ms", params::max_move_ms.value(), 100, 600_000)?,
         };
         let max_games = MAX_GAMES as u32;
         let games = checked("kxo_games", params::kxo_games.value(), 1, max_games)?;

@@ -155,6 +155,29 @@ else
     notok "kxo: $kxocat is not built"
 fi
 
+# max_move_ms caps every CPU move whatever its budget: a 10^12-node move ends after 1 s.
+rmmod kgames 2>/dev/null
+for p in max_move_ms=99 max_move_ms=600001; do
+    check "module: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
+done
+capped() {
+    insmod "$ko" max_move_ms=1000 || return 1
+    local t0 t1 r
+    exec 4<>/dev/reversi
+    echo "00 O" >&4; cat <&4 >/dev/null
+    echo "05 N1000000000000" >&4; cat <&4 >/dev/null
+    t0=$(date +%s%N)
+    echo 03 >&4; r=$(cat <&4)
+    t1=$(date +%s%N)
+    echo 06 >&4; local mv; mv=$(cat <&4)
+    exec 4>&-
+    rmmod kgames
+    emit "# max_move_ms=1000: 03 with budget N10^12 answered $r in $(( (t1 - t0) / 1000000 )) ms, played $mv"
+    [ "$r" = OK ] && [ $(( (t1 - t0) / 1000000 )) -lt 3000 ] && [ $(( (t1 - t0) / 1000000 )) -ge 900 ]
+}
+check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
+insmod "$ko"
+
 # Unload: refused while a file is open, clean after.
 exec 3<>/dev/reversi
 check "module: rmmod is refused while /dev/reversi is open" bash -c '! rmmod kgames 2>/dev/null'
