@@ -74,7 +74,6 @@ struct KxoInner {
 #[pin_data(PinnedDrop)]
 pub(crate) struct KxoFile {
     hub: Arc<Hub>,
-    root: bool,
     game: Pin<KBox<GameFile<Nxn>>>,
     #[pin]
     inner: Mutex<KxoInner>,
@@ -86,6 +85,15 @@ fn copy_out(arg: usize, bytes: &[u8]) -> Result<isize> {
         .writer()
         .write_slice(bytes)?;
     Ok(0)
+}
+
+/// The caller may control the machine: it has `CAP_SYS_ADMIN` now (checked at the time of
+/// each control ioctl, not at open, so a descriptor passed to another process or kept across
+/// a change of credentials carries no privilege).
+fn may_control() -> bool {
+    // SAFETY: `capable` reads the current task's credentials (and may record an audit
+    // event); it is callable from any process context, which an ioctl is.
+    unsafe { bindings::capable(bindings::CAP_SYS_ADMIN as kernel::ffi::c_int) }
 }
 
 impl KxoFile {
@@ -125,7 +133,6 @@ impl MiscDevice for KxoFile {
         KBox::try_pin_init(
             try_pin_init!(Self {
                 hub,
-                root: uid == 0,
                 game,
                 inner <- new_mutex!(KxoInner { role: Role::Fresh }),
             }),
@@ -150,9 +157,11 @@ impl MiscDevice for KxoFile {
     }
 
     fn read_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterDest<'_>) -> Result<usize> {
-        // SAFETY: the kiocb and its file are valid for the duration of this call.
-        let flags = unsafe { (*(*kiocb.as_raw()).ki_filp).f_flags };
-        let nonblock = flags & bindings::O_NONBLOCK != 0;
+        // SAFETY: the kiocb and its file are valid for the duration of this call, and this
+        // thread has no `fdget_pos` region on the file (a `read_iter` call).
+        let file = unsafe { File::from_raw_file((*kiocb.as_raw()).ki_filp) };
+        // `File::flags` reads `f_flags` once (`fcntl(F_SETFL)` may change it meanwhile).
+        let nonblock = file.flags() & bindings::O_NONBLOCK != 0;
         let me = kiocb.file();
         let mut inner = me.inner.lock();
         if inner.role == Role::Player {
@@ -201,7 +210,7 @@ impl MiscDevice for KxoFile {
             | KXO_IOC_SET_PAIRING => {}
             _ => return Err(ENOTTY),
         }
-        if !me.root {
+        if !may_control() {
             return Err(EPERM);
         }
         match cmd {

@@ -14,6 +14,7 @@ use crate::{ensure, Outcome, Test};
 pub fn tests() -> Vec<Test> {
     vec![
         Test { suite: "kxo", name: "pairing: non-root gets EPERM, nothing changes", uid: 2312, run: non_root },
+        Test { suite: "kxo", name: "control ioctls check CAP_SYS_ADMIN at the call: root's descriptor after setuid gets EPERM", uid: 0, run: cap_at_call },
         Test { suite: "kxo", name: "pairing: a bad slot or agent is EINVAL, nothing changes; a set pairing plays from the next round", uid: 0, run: chosen },
     ]
 }
@@ -43,6 +44,26 @@ fn non_root(_: u32) -> Outcome {
         "non-root set a pairing"
     );
     ensure!(policies(&f)? == before, "the policies changed");
+    Ok(())
+}
+
+fn cap_at_call(_: u32) -> Outcome {
+    let f = open(false)?;
+    ensure!(
+        set(&f, ALL_SLOTS, RANDOM, RANDOM).is_ok(),
+        "root could not set"
+    );
+    // SAFETY: plain syscall; this test runs in its own forked child.
+    let r = unsafe { libc::setresuid(2313, 2313, 2313) };
+    ensure!(r == 0, "setresuid: {}", std::io::Error::last_os_error());
+    ensure!(
+        set(&f, ALL_SLOTS, RANDOM, RANDOM) == Err(libc::EPERM),
+        "root's descriptor kept its privilege after setuid"
+    );
+    ensure!(
+        ioctl(&f, kgames_uapi::ioctl::KXO_IOC_PAUSE) == Err(libc::EPERM),
+        "pause after setuid"
+    );
     Ok(())
 }
 
