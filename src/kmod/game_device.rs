@@ -106,10 +106,13 @@ struct CellState<G: Game> {
 }
 
 impl<G: Game> Cell<G> {
-    fn new_arc() -> Result<Arc<Self>> {
+    fn new_arc(config: G::Config) -> Result<Arc<Self>> {
         Arc::pin_init(
             pin_init!(Self {
-                state <- new_mutex!(CellState { session: Session::new(), last: Reply::new() }),
+                state <- new_mutex!(CellState {
+                    session: Session::with_config(config),
+                    last: Reply::new(),
+                }),
                 idle <- new_condvar!(),
             }),
             GFP_KERNEL,
@@ -129,6 +132,10 @@ pub(crate) struct Games<G: Game> {
     pool: Option<Arc<ContextPool<G>>>,
     /// The longest CPU move in milliseconds (set at load).
     max_move_ms: u32,
+    /// The settings of new games (set at load; the default until then).
+    config: Option<G::Config>,
+    /// Counts commands: each gets the next value as its [`Env::nonce`].
+    nonce: u64,
 }
 
 /// The preallocated search contexts of one device, with their own lock and a condition
@@ -252,6 +259,8 @@ impl<G: Game> Games<G> {
             epoch: None,
             pool: None,
             max_move_ms: 0,
+            config: None,
+            nonce: 0,
         }
     }
 
@@ -261,12 +270,15 @@ impl<G: Game> Games<G> {
             .unwrap_or(0)
     }
 
-    fn env(&self) -> Env {
+    /// The table figures for one command, with the next nonce.
+    fn env(&mut self) -> Env {
         let (games, _) = table::count(&self.slots, 0);
+        self.nonce = self.nonce.wrapping_add(1);
         Env {
             games,
             max_games: self.slots.len(),
             extra: StatusExtra::default(),
+            nonce: self.nonce,
         }
     }
 
@@ -280,7 +292,7 @@ impl<G: Game> Games<G> {
         if !create {
             return Ok(None);
         }
-        let cell = Cell::new_arc()?;
+        let cell = Cell::new_arc(self.config.unwrap_or_default())?;
         match table::insert(&mut self.slots, self.limits, owner, now, cell.clone()) {
             // An evicted cell is dropped here; a file still holding it keeps it alive.
             Ok(_evicted) => Ok(Some(cell)),
@@ -322,9 +334,10 @@ where
         copy.think(tt, plies, history, &mut meter)
     }
 
-    /// Sizes the table at load.
-    fn setup_table(cfg: Config) -> Result {
+    /// Sizes the table at load; new games use `game`.
+    fn setup_table(cfg: Config, game: Self::Config) -> Result {
         let mut t = Self::games().lock();
+        t.config = Some(game);
         t.slots.clear();
         for _ in 0..cfg.max_games {
             t.slots.push(None, GFP_KERNEL)?;
@@ -379,14 +392,13 @@ where
     /// The cell of this file's game; created on demand when `create`.
     fn cell(inner: &mut FileInner<G>, create: bool) -> Result<(Option<Arc<Cell<G>>>, Env)> {
         let mut t = G::games().lock();
-        let env = t.env();
         if inner.owner.private != 0 {
             if let Some(c) = &inner.private {
                 let now = t.now_ms();
                 if let Some(slot) = table::find(&mut t.slots, inner.owner) {
                     slot.last_used_ms = now;
                 }
-                return Ok((Some(c.clone()), env));
+                return Ok((Some(c.clone()), t.env()));
             }
             let c = t.get(inner.owner, create)?;
             inner.private = c.clone();

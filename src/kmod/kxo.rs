@@ -21,8 +21,11 @@ use kernel::{
     prelude::*,
     sync::poll::PollTable,
     sync::{Arc, Mutex},
+    transmute::{AsBytes, FromBytes},
     uaccess::{UserPtr, UserSlice},
 };
+
+use core::mem::size_of;
 
 use super::game_device::{take_line, GameFile};
 use super::kxo_hub::{Hub, READ_BATCH};
@@ -79,21 +82,31 @@ pub(crate) struct KxoFile {
     inner: Mutex<KxoInner>,
 }
 
-/// Copies `bytes` to the user address `arg`.
-fn copy_out(arg: usize, bytes: &[u8]) -> Result<isize> {
-    UserSlice::new(UserPtr::from_addr(arg), bytes.len())
+// SAFETY: `KxoState` is `#[repr(C)]` of integers and byte arrays with no padding (its size
+// and offsets are asserted in src/uapi/state.rs): every byte is initialised.
+unsafe impl AsBytes for KxoState {}
+// SAFETY: `KxoPairing` is `#[repr(C)]` of a `u16` and two `u8`s, 4 bytes, no padding (asserted
+// in src/uapi/pairing.rs): every bit pattern is a value (validity is checked after the read).
+unsafe impl FromBytes for KxoPairing {}
+
+/// Copies `value` to the user address `arg` (the ioctl's payload: its size is in the number).
+fn copy_out<T: AsBytes>(arg: usize, value: &T) -> Result {
+    UserSlice::new(UserPtr::from_addr(arg), size_of::<T>())
         .writer()
-        .write_slice(bytes)?;
-    Ok(0)
+        .write(value)
 }
 
-/// The caller may control the machine: it has `CAP_SYS_ADMIN` now (checked at the time of
+/// The caller may control the machine (else `EPERM`): it has `CAP_SYS_ADMIN` now (checked at the time of
 /// each control ioctl, not at open, so a descriptor passed to another process or kept across
 /// a change of credentials carries no privilege).
-fn may_control() -> bool {
+fn may_control() -> Result {
     // SAFETY: `capable` reads the current task's credentials (and may record an audit
     // event); it is callable from any process context, which an ioctl is.
-    unsafe { bindings::capable(bindings::CAP_SYS_ADMIN as kernel::ffi::c_int) }
+    if unsafe { bindings::capable(bindings::CAP_SYS_ADMIN as kernel::ffi::c_int) } {
+        Ok(())
+    } else {
+        Err(EPERM)
+    }
 }
 
 impl KxoFile {
@@ -192,38 +205,24 @@ impl MiscDevice for KxoFile {
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, arg: usize) -> Result<isize> {
         let hub = &me.hub;
         match cmd {
-            KXO_IOC_LOADS => {
-                let mut bytes = [0u8; core::mem::size_of::<KxoLoads>()];
-                for (dst, v) in bytes.chunks_exact_mut(8).zip(hub.loads().iter().flatten()) {
-                    dst.copy_from_slice(&v.to_ne_bytes());
-                }
-                return copy_out(arg, &bytes);
-            }
-            KXO_IOC_STATE => return copy_out(arg, &hub.machine_state().to_bytes()),
+            KXO_IOC_LOADS => copy_out(arg, &hub.loads())?,
+            KXO_IOC_STATE => copy_out(arg, &hub.machine_state())?,
             KGAMES_IOC_PRIVATE => {
                 // A private N x N game: the file becomes a player file (it reads replies).
                 me.become_player();
                 me.game.make_private();
-                return Ok(0);
             }
-            KXO_IOC_PAUSE | KXO_IOC_RESUME | KXO_IOC_STOP | KXO_IOC_RESTART
-            | KXO_IOC_SET_PAIRING => {}
-            _ => return Err(ENOTTY),
-        }
-        if !may_control() {
-            return Err(EPERM);
-        }
-        match cmd {
-            KXO_IOC_PAUSE => hub.pause(),
-            KXO_IOC_RESUME => hub.resume(),
-            KXO_IOC_STOP => hub.halt(),
-            KXO_IOC_RESTART => hub.restart(),
+            KXO_IOC_PAUSE => may_control().map(|()| hub.pause())?,
+            KXO_IOC_RESUME => may_control().map(|()| hub.resume())?,
+            KXO_IOC_STOP => may_control().map(|()| hub.halt())?,
+            KXO_IOC_RESTART => may_control().map(|()| hub.restart())?,
             KXO_IOC_SET_PAIRING => {
-                let mut b = [0u8; KxoPairing::SIZE];
-                UserSlice::new(UserPtr::from_addr(arg), b.len())
-                    .reader()
-                    .read_slice(&mut b)?;
-                hub.set_pairing(KxoPairing::from_bytes(b))?;
+                may_control()?;
+                let p: KxoPairing =
+                    UserSlice::new(UserPtr::from_addr(arg), size_of::<KxoPairing>())
+                        .reader()
+                        .read()?;
+                hub.set_pairing(p)?;
             }
             _ => return Err(ENOTTY),
         }

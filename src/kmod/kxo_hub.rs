@@ -19,7 +19,7 @@ use kernel::{
 
 use super::owned_queue::OwnedQueue;
 use crate::common::rng::Rng;
-use crate::kxo::arena::{TdHost, ALL_AGENTS};
+use crate::kxo::arena::{drawn_agents, TdHost};
 use crate::kxo::board::{Board4, Side};
 use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
 use crate::kxo::ring::Ring;
@@ -182,11 +182,7 @@ impl Hub {
 
     /// The agents the pairings draw from: all five once the TD table is trained.
     pub(crate) fn agents(&self) -> u8 {
-        if self.td_ready.load(Ordering::Acquire) {
-            ALL_AGENTS
-        } else {
-            ALL_AGENTS & !(1 << AgentKind::TdLearning.id())
-        }
+        drawn_agents(self.td_ready.load(Ordering::Acquire))
     }
 
     /// Publishes a record: numbers it, keeps it as its game's latest, and queues it to every

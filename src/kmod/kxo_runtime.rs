@@ -211,8 +211,7 @@ impl KxoRuntime {
     pub(crate) fn start(cfg: KxoConfig) -> Result<Self> {
         let mut latest = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
         let mut seeds = Rng::new(cfg.seed);
-        let no_td =
-            crate::kxo::arena::ALL_AGENTS & !(1 << crate::uapi::agent::AgentKind::TdLearning.id());
+        let no_td = crate::kxo::arena::drawn_agents(false);
         let mut games = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
         for id in 0..cfg.games {
             let id = u16::try_from(id).map_err(|_| EINVAL)?;

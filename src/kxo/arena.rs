@@ -73,6 +73,16 @@ pub enum Step {
     Stalled,
 }
 
+/// The agents the pairings draw from: all of them once the TD table is trained, all but td
+/// before (an untrained td would only lose its games).
+pub const fn drawn_agents(td_ready: bool) -> u8 {
+    if td_ready {
+        ALL_AGENTS
+    } else {
+        ALL_AGENTS & !(1 << AgentKind::TdLearning.id())
+    }
+}
+
 /// One game slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {

@@ -1,4 +1,4 @@
-//! `/dev/chess`: the chess engine behind the [`Game`] trait (PROTOCOL.md section 2).
+//! `/dev/chess`: the chess engine behind the [`Game`] trait (docs/protocol.md, "Chess").
 
 use core::fmt::Write;
 
@@ -95,6 +95,7 @@ impl Game for Chess {
     const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11, 12];
     const HELP: &'static str = HELP;
     const BOARD_BEFORE_GAME: bool = false;
+    type Config = ();
 
     type Side = Color;
     type Input = ClassicMove;

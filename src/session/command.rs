@@ -1,4 +1,5 @@
-//! Write framing and command-line splitting (PROTOCOL.md 0.1, README "Protocol decisions").
+//! Write framing and command-line splitting (docs/protocol.md, "Framing and errors",
+//! "Choices kgames made").
 
 use super::reply::Word;
 

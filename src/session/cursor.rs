@@ -1,4 +1,4 @@
-//! Reply ownership of one open file (PROTOCOL.md 0.2).
+//! Reply ownership of one open file (docs/protocol.md, "Framing and errors").
 //!
 //! A reply belongs to the file that wrote the command and is read from that file's cursor. A
 //! file that has never written reads its game's latest reply, from the start, once per open

@@ -29,6 +29,9 @@ pub trait Game: Clone + Sized + Unpin {
     /// Whether `01` answers before the first game (reversi: the start board) or NOGAME.
     const BOARD_BEFORE_GAME: bool;
 
+    /// The device's settings for new games (the module parameters that concern them, passed
+    /// in by the device, never read from globals); `()` where there are none.
+    type Config: Copy + Default + Send + Unpin;
     /// A player's side (colour).
     type Side: Copy + PartialEq + Unpin;
     /// A parsed human move of `02`.
@@ -59,9 +62,12 @@ pub trait Game: Clone + Sized + Unpin {
     fn side_letter(side: Self::Side) -> u8;
     /// A new game from the start position, the human playing `human`.
     fn start(human: Self::Side) -> Self;
-    /// Parses the whole argument of `00` and starts the game it names: by default exactly
-    /// one side letter ([`Game::parse_side`]) and [`Game::start`]. `None` is INVFMT.
-    fn parse_new(arg: &[u8]) -> Option<(Self::Side, Self)> {
+    /// Parses the whole argument of `00` and starts the game it names, with the device's
+    /// `config` and `nonce`, a number that differs between the `00`s of a device (a game that
+    /// draws random numbers seeds them from both): by default exactly one side letter
+    /// ([`Game::parse_side`]) and [`Game::start`]. `None` is INVFMT.
+    fn parse_new(arg: &[u8], config: &Self::Config, nonce: u64) -> Option<(Self::Side, Self)> {
+        let _ = (config, nonce);
         match arg {
             [c] => {
                 let side = Self::parse_side(&[*c])?;

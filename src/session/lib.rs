@@ -1,5 +1,53 @@
-//! Host crate of the session layer: the same files the module compiles, with the engines at
-//! the crate root so that `crate::reversi` and `crate::chess` resolve as in the kernel.
+//! The protocol and session layer of kgames (docs/protocol.md): what turns a `write` of a
+//! command line such as `02 3 2\n` into a move and a reply such as `OK\n`, once for every
+//! device. A device's game plugs in through the [`Game`](game::Game) trait (reversi, chess and
+//! the N x N game of `/dev/kxo` are here); the rest is shared: line framing ([`command`]),
+//! reply words and the reply buffer ([`reply`]), the command state machine of one game with
+//! its two-phase CPU move ([`state`]), which file's reply is read ([`cursor`]), the table of
+//! live games with its caps and idle eviction ([`table`]), and the fair sharing of search
+//! contexts between users ([`turns`]). `core`-only, with no allocation: compiled both into the
+//! kernel module, which adds locks, files and user copies, and into this host crate, where it
+//! is tested with a fake clock.
+//!
+//! ```rust
+//! use kgames_session::common::budget::{Meter, NeverInterrupt, NodeClock};
+//! use kgames_session::game::Game;
+//! use kgames_session::reply::Reply;
+//! use kgames_session::reversi_game::Reversi;
+//! use kgames_session::state::{Action, Env, Session};
+//!
+//! let (mut session, env, mut out) = (Session::<Reversi>::new(), Env::default(), Reply::new());
+//!
+//! // `00 X`: a new game, the human plays X (who moves first).
+//! assert!(matches!(session.execute(b"00 X\n", &env, &mut out), Action::Done));
+//! assert_eq!(out.as_bytes(), b"OK\n");
+//! // `02 3 2`: the human plays column 3, row 2, that is d3; then it is the CPU's turn.
+//! session.execute(b"02 3 2\n", &env, &mut out);
+//! assert_eq!(out.as_bytes(), b"OK\n");
+//! session.execute(b"06\n", &env, &mut out);
+//! assert_eq!(out.as_bytes(), b"d3\n");
+//! session.execute(b"02 2 2\n", &env, &mut out);
+//! assert_eq!(out.as_bytes(), b"OOT\n");
+//!
+//! // `05 N5000`: a budget of 5000 nodes. `03`: the CPU moves, in two phases: the caller
+//! // searches on a copy of the game (in the kernel without holding the game's lock), then
+//! // hands the result back.
+//! session.execute(b"05 N5000\n", &env, &mut out);
+//! let Action::Think(copy) = session.execute(b"03\n", &env, &mut out) else {
+//!     panic!("no search")
+//! };
+//! let mut tt = vec![Reversi::TT_EMPTY; 4096];
+//! let (mut clock, mut interrupt) = (NodeClock { ns_per_node: 1_000 }, NeverInterrupt);
+//! let mut meter = Meter::new(session.budget(), &mut clock, &mut interrupt);
+//! let thought = copy.think(&mut tt, &mut [], &mut (), &mut meter);
+//! session.finish(thought, &mut out);
+//! assert_eq!(out.as_bytes(), b"OK\n");
+//! assert!(session.game().is_some_and(|g| g.human_to_move()));
+//! ```
+//!
+//! This is the host crate root: the same files the module compiles, with the engines at the
+//! crate root so that `crate::reversi`, `crate::chess` and `crate::kxo` resolve as in the
+//! kernel.
 #![no_std]
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The protocol and session layer shared by every device (PROTOCOL.md section 0).
+//! The protocol and session layer shared by every device (docs/protocol.md, "Framing and errors").
 //!
 //! A device's game plugs in through the [`Game`](game::Game) trait; everything else lives
 //! here once: write framing and the line limit ([`command`]), reply words and the reply buffer

@@ -1,19 +1,18 @@
-//! The N x N human-vs-CPU game of `/dev/kxo` (PROTOCOL.md section 3) behind the [`Game`]
+//! The N x N human-vs-CPU game of `/dev/kxo` (docs/protocol.md, "/dev/kxo") behind the [`Game`]
 //! trait: N in a row wins, O moves first, the CPU is the Monte Carlo player.
 //!
 //! `00 X|O [N [T [P]]]` starts a game with board size N (3-6), playouts per tile T (1-100)
-//! and work items P (1-10); an omitted value comes from [`NXN_SIZE`], [`NXN_PLAYOUTS`] and
-//! [`NXN_WORKERS`] (the module parameters `kxo_n`, `kxo_playouts`, `kxo_workers`). `02 C R` is
+//! and work items P (1-10); an omitted value comes from the device's [`NxnConfig`] (the module
+//! parameters `kxo_n`, `kxo_playouts`, `kxo_workers`). `02 C R` is
 //! column C, row R; `04` (a pass) is ILLMOVE while the game runs (a move always exists);
 //! `07` lists the free tiles as `C R` pairs separated by commas.
 //!
-//! Seeds: each `00` takes the next value of a counter ([`NXN_STARTED`]) and mixes it with
-//! [`NXN_SEED`] (`kxo_seed`) into the game's seed; a move's playouts draw from the game seed
-//! and the ply. So two games differ even after the same moves, and a fixed `kxo_seed`
-//! replays the same games in the same order after a load.
+//! Seeds: each `00` mixes the device's nonce (a counter of its commands) with
+//! [`NxnConfig::seed`] (`kxo_seed`) into the game's seed; a move's playouts draw from the game
+//! seed and the ply. So two games differ even after the same moves, and a fixed `kxo_seed`
+//! replays the same games after a load that receives the same commands.
 
 use core::fmt::Write;
-use core::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
@@ -23,16 +22,39 @@ use crate::kxo::nxn::{
     self, deal, BoardN, Split, MAX_N, MAX_PLAYOUTS, MAX_WORKERS, MIN_N, MIN_PLAYOUTS, MIN_WORKERS,
 };
 
-/// The board size of a `00` without N (clamped to 3-6).
-pub static NXN_SIZE: AtomicU8 = AtomicU8::new(4);
-/// The playouts per tile of a `00` without T (clamped to 1-100).
-pub static NXN_PLAYOUTS: AtomicU8 = AtomicU8::new(30);
-/// The work items of a `00` without P (clamped to 1-10).
-pub static NXN_WORKERS: AtomicU8 = AtomicU8::new(4);
-/// The seed all game seeds derive from (`kxo_seed`).
-pub static NXN_SEED: AtomicU64 = AtomicU64::new(1);
-/// Games started since load (each `00` takes the next value).
-pub static NXN_STARTED: AtomicU64 = AtomicU64::new(0);
+/// The settings of a `00` that omits them, and the seed every game seed derives from: the
+/// module parameters `kxo_n`, `kxo_playouts`, `kxo_workers` and `kxo_seed`, validated by the
+/// device (each value in its range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NxnConfig {
+    /// Board size N (3-6).
+    pub size: u8,
+    /// Playouts per tile T (1-100).
+    pub playouts: u8,
+    /// Work items P (1-10).
+    pub workers: u8,
+    /// The seed all game seeds derive from.
+    pub seed: u64,
+}
+
+impl Default for NxnConfig {
+    /// The module parameters' defaults: 4 x 4, 30 playouts, 4 work items, seed 1.
+    fn default() -> Self {
+        NxnConfig {
+            size: 4,
+            playouts: 30,
+            workers: 4,
+            seed: 1,
+        }
+    }
+}
+
+impl NxnConfig {
+    /// The seed of the game a `00` with `nonce` starts.
+    pub const fn game_seed(&self, nonce: u64) -> u64 {
+        mix(self.seed ^ mix(nonce.wrapping_add(1)))
+    }
+}
 
 /// SplitMix64's finaliser: a well-mixed 64-bit value from `z`.
 const fn mix(mut z: u64) -> u64 {
@@ -64,11 +86,9 @@ pub struct Nxn {
 }
 
 impl Nxn {
-    /// A new game with these settings (each clamped into its range) and the next seed.
-    pub fn new(human: Side, n: u8, playouts: u8, workers: u8) -> Nxn {
+    /// A new game with these settings (each clamped into its range) and `seed`.
+    pub fn new(human: Side, n: u8, playouts: u8, workers: u8, seed: u64) -> Nxn {
         let n = n.clamp(MIN_N, MAX_N);
-        let started = NXN_STARTED.fetch_add(1, Ordering::Relaxed);
-        let seed = mix(NXN_SEED.load(Ordering::Relaxed) ^ mix(started.wrapping_add(1)));
         Nxn {
             // `n` is in range, so `new` succeeds; the 3 x 3 fallback only satisfies the types.
             board: BoardN::new(n).unwrap_or(SMALLEST),
@@ -149,6 +169,7 @@ const HELP: &str = "\
 ";
 
 impl Game for Nxn {
+    type Config = NxnConfig;
     const NAME: &'static str = "kxo";
     const EXTRAS: &'static [u8] = &[7];
     const HELP: &'static str = HELP;
@@ -182,43 +203,30 @@ impl Game for Nxn {
     }
 
     fn start(human: Side) -> Self {
-        Nxn::new(
-            human,
-            NXN_SIZE.load(Ordering::Relaxed),
-            NXN_PLAYOUTS.load(Ordering::Relaxed),
-            NXN_WORKERS.load(Ordering::Relaxed),
-        )
+        let c = NxnConfig::default();
+        Nxn::new(human, c.size, c.playouts, c.workers, c.game_seed(0))
     }
 
-    fn parse_new(arg: &[u8]) -> Option<(Side, Self)> {
+    fn parse_new(arg: &[u8], config: &NxnConfig, nonce: u64) -> Option<(Side, Self)> {
         let mut parts = arg.split(|&b| b == b' ');
         let side = Self::parse_side(parts.next()?)?;
-        let n = number(
-            parts.next(),
-            NXN_SIZE.load(Ordering::Relaxed).clamp(MIN_N, MAX_N),
-            MIN_N,
-            MAX_N,
-        )?;
+        let n = number(parts.next(), config.size.clamp(MIN_N, MAX_N), MIN_N, MAX_N)?;
         let t = number(
             parts.next(),
-            NXN_PLAYOUTS
-                .load(Ordering::Relaxed)
-                .clamp(MIN_PLAYOUTS, MAX_PLAYOUTS),
+            config.playouts.clamp(MIN_PLAYOUTS, MAX_PLAYOUTS),
             MIN_PLAYOUTS,
             MAX_PLAYOUTS,
         )?;
         let p = number(
             parts.next(),
-            NXN_WORKERS
-                .load(Ordering::Relaxed)
-                .clamp(MIN_WORKERS, MAX_WORKERS),
+            config.workers.clamp(MIN_WORKERS, MAX_WORKERS),
             MIN_WORKERS,
             MAX_WORKERS,
         )?;
         if parts.next().is_some() {
             return None;
         }
-        Some((side, Nxn::new(side, n, t, p)))
+        Some((side, Nxn::new(side, n, t, p, config.game_seed(nonce))))
     }
 
     fn setup(_arg: &[u8], _human: Side) -> Option<Self> {

@@ -1,4 +1,4 @@
-//! Reply words (PROTOCOL.md section 0) and the fixed-size reply buffer.
+//! Reply words (docs/protocol.md, "Framing and errors") and the fixed-size reply buffer.
 
 use core::fmt;
 

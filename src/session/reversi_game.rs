@@ -1,4 +1,4 @@
-//! `/dev/reversi`: the reversi engine behind the [`Game`] trait (PROTOCOL.md section 1).
+//! `/dev/reversi`: the reversi engine behind the [`Game`] trait (docs/protocol.md, "Reversi").
 
 use core::fmt::Write;
 
@@ -105,6 +105,7 @@ impl Game for Reversi {
     const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11];
     const HELP: &'static str = HELP;
     const BOARD_BEFORE_GAME: bool = true;
+    type Config = ();
 
     type Side = Color;
     type Input = u8;

@@ -1,4 +1,5 @@
-//! The command state machine of one game (PROTOCOL.md 0.1-0.4).
+//! The command state machine of one game (docs/protocol.md, "Framing and errors",
+//! "Extra commands").
 //!
 //! [`Session::execute`] answers a command at once, or hands back a copy of the game to search
 //! ([`Action::Think`]) and marks the session busy; the caller searches without holding any
@@ -22,6 +23,9 @@ pub struct Env {
     pub max_games: usize,
     /// Appended to `09` before its newline (each pair preceded by a space).
     pub extra: StatusExtra,
+    /// A number the device makes different for each command (a counter): a `00` seeds its
+    /// game from it ([`Game::parse_new`]).
+    pub nonce: u64,
 }
 
 /// A short text the device appends to `09`.
@@ -76,6 +80,8 @@ pub struct Session<G: Game> {
     human: G::Side,
     budget: Budget,
     busy: bool,
+    /// The device's settings for new games.
+    config: G::Config,
 }
 
 impl<G: Game> Default for Session<G> {
@@ -85,13 +91,19 @@ impl<G: Game> Default for Session<G> {
 }
 
 impl<G: Game> Session<G> {
-    /// No game yet, the default side and budget.
+    /// No game yet, the default side and budget, the game's default settings.
     pub fn new() -> Self {
+        Self::with_config(G::Config::default())
+    }
+
+    /// No game yet, the default side and budget; new games use `config`.
+    pub fn with_config(config: G::Config) -> Self {
         Session {
             game: None,
             human: G::default_side(),
             budget: Budget::DEFAULT,
             busy: false,
+            config,
         }
     }
 
@@ -156,7 +168,8 @@ impl<G: Game> Session<G> {
         }
         let word = match cmd.number {
             0 => {
-                let (side, game) = G::parse_new(cmd.args()?).ok_or(Word::InvFmt)?;
+                let (side, game) =
+                    G::parse_new(cmd.args()?, &self.config, env.nonce).ok_or(Word::InvFmt)?;
                 self.human = side;
                 self.game = Some(game);
                 Word::Ok

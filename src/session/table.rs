@@ -1,4 +1,5 @@
-//! The table of live games of one device: ownership, caps and idle eviction (PROTOCOL.md 0.2).
+//! The table of live games of one device: ownership, caps and idle eviction
+//! (docs/protocol.md, "Framing and errors").
 //!
 //! The storage is a caller-owned slice of slots (the kernel allocates it once at load, sized
 //! by the `max_games` parameter), so this code allocates nothing and is tested on the host

@@ -547,9 +547,22 @@ fn nxn_new_game_arguments_and_status() {
     d.expect(b"00 X", b"OK\n");
     let status = String::from_utf8(d.run(b"09")).unwrap();
     assert!(status.contains(" n=4 playouts=30 workers=4 "), "{status}");
-    // Two games differ in their seeds, so the same moves need not get the same replies.
-    let side = crate::kxo::board::Side::X;
-    let (a, b) = (Nxn::start(side), Nxn::start(side));
+    // Two games (two nonces) differ in their seeds, so the same moves need not get the same
+    // replies; the same config and nonce give the same game (a seed replays).
+    let c = crate::session::nxn_game::NxnConfig::default();
+    let new = |nonce| Nxn::parse_new(b"X", &c, nonce).unwrap().1;
+    let (a, b) = (new(1), new(2));
     assert_ne!(a.game_seed(), b.game_seed());
     assert_ne!(a.seed(), b.seed());
+    assert_eq!(new(1).seed(), a.seed());
+    // The config's size, playouts and workers are what a plain `00` uses.
+    let small = crate::session::nxn_game::NxnConfig {
+        size: 3,
+        playouts: 7,
+        workers: 2,
+        seed: 9,
+    };
+    let g = Nxn::parse_new(b"O", &small, 1).unwrap().1;
+    assert_eq!((g.playouts(), g.workers()), (7, 2));
+    assert_ne!(g.seed(), a.seed());
 }

@@ -88,7 +88,9 @@ if [ -x "$kxocat" ]; then
     rmmod kgames
     check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=33 2>/dev/null"
     check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=0 2>/dev/null"
-    for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001; do
+    for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001 \
+        kxo_n=7 kxo_workers=11 kxo_playouts=0 kxo_period_ms=0 max_games=0 tt_entries=1023 \
+        search_contexts=65 max_user_games=4097; do
         check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
     done
     for p in kxo_pairings=mcts:chess kxo_pairings=mcts kxo_pairings=mc:mc,,td:td "kxo_games=2 kxo_pairings=mc:mc,td:td,nega:nega"; do

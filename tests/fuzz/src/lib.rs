@@ -28,20 +28,21 @@ pub const TARGETS: &[&str] = &[
 
 /// Runs the target `name` on `data`. Returns false for an unknown name.
 pub fn run(name: &str, data: &[u8]) -> bool {
-    use kgames_session::session::nxn_game::{Nxn, NXN_PLAYOUTS, NXN_STARTED};
+    use kgames_session::session::nxn_game::{Nxn, NxnConfig};
     use kgames_session::session::{chess_game::Chess, reversi_game::Reversi};
     use session::{MAX_PLAYOUT_NODES, MAX_SEARCH_NODES, PLAYOUT_NODES, SEARCH_NODES};
-    use std::sync::atomic::Ordering;
     match name {
-        "session_reversi" => session::run::<Reversi>(data, SEARCH_NODES, MAX_SEARCH_NODES),
-        "session_chess" => session::run::<Chess>(data, SEARCH_NODES, MAX_SEARCH_NODES),
+        "session_reversi" => session::run::<Reversi>(data, (), SEARCH_NODES, MAX_SEARCH_NODES),
+        "session_chess" => session::run::<Chess>(data, (), SEARCH_NODES, MAX_SEARCH_NODES),
         "session_kxo" => {
-            // Each input as on a freshly loaded module with `kxo_playouts=2`: the game seeds
-            // derive from the games started since load, so an input replays alike alone or
-            // after others; see `session::KXO_PLAYOUTS` for the playouts.
-            NXN_STARTED.store(0, Ordering::Relaxed);
-            NXN_PLAYOUTS.store(session::KXO_PLAYOUTS, Ordering::Relaxed);
-            session::run::<Nxn>(data, PLAYOUT_NODES, MAX_PLAYOUT_NODES)
+            // Each input as on a freshly loaded module with `kxo_playouts=2` (the game seeds
+            // derive from the config and the command nonce, so an input replays alike alone or
+            // after others); see `session::KXO_PLAYOUTS` for the playouts.
+            let config = NxnConfig {
+                playouts: session::KXO_PLAYOUTS,
+                ..NxnConfig::default()
+            };
+            session::run::<Nxn>(data, config, PLAYOUT_NODES, MAX_PLAYOUT_NODES)
         }
         "multi" => multi::run(data),
         "reversi_setup" => engines::reversi(data),

@@ -112,7 +112,7 @@ pub fn observe<G: Game>(s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>>
 }
 
 /// The view of a session's current state (`observe`: `01`, `11`, `06`, `07`, and `09` under
-/// the kept `Env` when taken with status), if known. Only [`write`] changes a session: it
+/// the kept `Env` when taken with status), if known. Only [`write()`] changes a session: it
 /// takes the view out and puts back the one it observed after the write, so a kept view is
 /// always that of the current state.
 #[derive(Default)]
@@ -199,8 +199,8 @@ fn while_busy<G: Game>(s: &mut Session<G>, board_before: &[u8], env: &Env) {
 }
 
 /// The target: each line of `data` is one write on one session.
-pub fn run<G: Game>(data: &[u8], nodes: u64, max_nodes: u64) {
-    let mut s = Session::<G>::new();
+pub fn run<G: Game>(data: &[u8], config: G::Config, nodes: u64, max_nodes: u64) {
+    let mut s = Session::<G>::with_config(config);
     let mut seen = Seen::default();
     let mut out = Reply::new();
     let mut k = Scratch::new(nodes, max_nodes);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Which game each device serves: the three game tables (global locks, initialised once at
+//! load by [`init_locks`]) and the [`DeviceGame`] binding of each game to its table,
+//! including the N x N game's CPU player (the Monte Carlo work items of [`mc`]).
+
+use kernel::prelude::*;
+
+use super::game_device::{DeviceGame, Games};
+use super::{kxo, mc};
+use crate::common::budget::Budget;
+use crate::session::{
+    chess_game::Chess,
+    game::Thought,
+    nxn_game::{McMove, Nxn},
+    reversi_game::Reversi,
+    state::StatusExtra,
+};
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    pub(crate) unsafe(uninit) static REVERSI_GAMES: Mutex<Games<Reversi>> = Games::new();
+}
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    pub(crate) unsafe(uninit) static CHESS_GAMES: Mutex<Games<Chess>> = Games::new();
+}
+
+kernel::sync::global_lock! {
+    // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
+    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn>> = Games::new();
+}
+
+impl DeviceGame for Nxn {
+    type Lock = NXN_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<NXN_GAMES> {
+        &NXN_GAMES
+    }
+    fn status_extra(out: &mut StatusExtra) {
+        if let Some(hub) = kxo::KXO_HUB.lock().clone() {
+            hub.write_status(out);
+        }
+    }
+
+    /// The Monte Carlo player over the game's work items.
+    fn search(
+        copy: &Self,
+        _tt: &mut [()],
+        _plies: &mut [()],
+        _history: &mut (),
+        budget: Budget,
+        _stop: &core::sync::atomic::AtomicBool,
+        _cap_ms: u32,
+    ) -> Thought<McMove> {
+        mc::choose(
+            copy.board(),
+            copy.playouts(),
+            copy.workers(),
+            copy.seed(),
+            budget,
+        )
+    }
+}
+
+impl DeviceGame for Reversi {
+    type Lock = REVERSI_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<REVERSI_GAMES> {
+        &REVERSI_GAMES
+    }
+}
+
+impl DeviceGame for Chess {
+    type Lock = CHESS_GAMES;
+    fn games() -> &'static kernel::sync::lock::GlobalLock<CHESS_GAMES> {
+        &CHESS_GAMES
+    }
+}
+
+/// Initialises the tables' locks and the kxo hub's.
+///
+/// # Safety
+///
+/// Called once, at load, before any device that uses the locks is registered.
+pub(crate) unsafe fn init_locks() {
+    // SAFETY: the caller's contract: once, before any user of the locks.
+    unsafe {
+        REVERSI_GAMES.init();
+        CHESS_GAMES.init();
+        kxo::KXO_HUB.init();
+        NXN_GAMES.init();
+    }
+}

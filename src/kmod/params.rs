@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The module parameters' one policy: each is checked against its documented range before
+//! anything is allocated, and a value out of range fails the load with `EINVAL` (logged with
+//! the parameter's name and range), never a silent clamp. [`Plan`] is what they decide,
+//! passed by value to whatever needs it (docs/module-parameters.md).
+
+use kernel::prelude::*;
+
+use super::{game_device, kxo_runtime, string_param};
+use crate::kxo::{arena::Settings, mcts, td};
+use crate::module_parameters as params;
+use crate::session::nxn_game::NxnConfig;
+use crate::uapi::{
+    pairing::{parse_round_robin, RANDOM},
+    state::MAX_GAMES,
+};
+
+/// A module parameter that must be in `lo..=hi`, else the load fails with `EINVAL`.
+fn checked(name: &str, value: u32, lo: u32, hi: u32) -> Result<u32> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        pr_err!("{}={} is out of range ({}-{})\n", name, value, lo, hi);
+        Err(EINVAL)
+    }
+}
+
+/// [`checked`], as a `u8` (every `hi` passed is at most 255).
+fn checked_u8(name: &str, value: u32, lo: u8, hi: u8) -> Result<u8> {
+    let v = checked(name, value, u32::from(lo), u32::from(hi))?;
+    u8::try_from(v).map_err(|_| EINVAL)
+}
+
+/// Everything the parameters decide.
+pub(crate) struct Plan {
+    /// The reversi and chess (and N x N) tables and search contexts.
+    pub(crate) limits: game_device::Config,
+    /// The N x N human games of `/dev/kxo`.
+    pub(crate) nxn: NxnConfig,
+    /// The AI-vs-AI machine of `/dev/kxo`.
+    pub(crate) kxo: kxo_runtime::KxoConfig,
+}
+
+impl Plan {
+    /// Reads and checks every parameter.
+    pub(crate) fn from_parameters() -> Result<Plan> {
+        let limits = game_device::Config {
+            max_games: checked("max_games", params::max_games.value(), 1, 4096)? as usize,
+            max_user_games: checked("max_user_games", params::max_user_games.value(), 1, 4096)?
+                as usize,
+            tt_entries: checked("tt_entries", params::tt_entries.value(), 1024, 1 << 22)? as usize,
+            search_contexts: checked("search_contexts", params::search_contexts.value(), 1, 64)?
+                as usize,
+            max_move_ms: checked("max_move_ms", params::max_move_ms.value(), 100, 600_000)?,
+        };
+        let playouts = checked_u8("kxo_playouts", params::kxo_playouts.value(), 1, 100)?;
+        let nxn = NxnConfig {
+            size: checked_u8("kxo_n", params::kxo_n.value(), 3, 6)?,
+            playouts,
+            workers: checked_u8("kxo_workers", params::kxo_workers.value(), 1, 10)?,
+            seed: u64::from(params::kxo_seed.value()),
+        };
+        let games = checked("kxo_games", params::kxo_games.value(), 1, MAX_GAMES as u32)?;
+        let iterations = checked(
+            "kxo_mcts_iters",
+            params::kxo_mcts_iters.value(),
+            1,
+            mcts::MAX_ITERATIONS,
+        )?;
+        let td_kb = checked("kxo_td_kb", params::kxo_td_kb.value(), 16, 65536)?;
+        let td_games = checked("kxo_td_games", params::kxo_td_games.value(), 0, 10_000_000)?;
+        let mut pairings = [[RANDOM; 2]; MAX_GAMES];
+        if let Some(spec) = string_param::kxo_pairings() {
+            let slots = pairings.get_mut(..games as usize).ok_or(EINVAL)?;
+            let parsed = core::str::from_utf8(spec)
+                .ok()
+                .and_then(|spec| parse_round_robin(spec, slots));
+            if parsed.is_none() {
+                pr_err!(
+                    "kxo_pairings: not a list of at most kxo_games={} O:X pairs of agents\n",
+                    games
+                );
+                return Err(EINVAL);
+            }
+        }
+        let kxo = kxo_runtime::KxoConfig {
+            games: games as usize,
+            period_ms: checked("kxo_period_ms", params::kxo_period_ms.value(), 1, 10_000)?,
+            always: params::kxo_always.value(),
+            seed: u64::from(params::kxo_seed.value()),
+            settings: Settings {
+                mcts_iterations: iterations,
+                mc_playouts: u32::from(playouts),
+            },
+            td_entries: td::entries_for_kb(td_kb),
+            td_games,
+            pairings,
+        };
+        Ok(Plan { limits, nxn, kxo })
+    }
+}
