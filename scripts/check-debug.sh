@@ -4,13 +4,13 @@
 # fault-injection sweeps (`faults`) and the 5-minute 64-process stress (`stress64`), with a
 # kmemleak scan after the run; then one VM run per report kind, each of which must fail the
 # runner (the detector's self-tests), and one with an injected fault's stack trace, which
-# must not. Ends with "N passed, M failed". Not part of `make check` (see README.md).
+# must not. Ends with "N passed, M failed". Not part of `make check` (see docs/testing.md).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 log=out/check-debug.log
-. "$here/checks.sh"
+. "$here/tally.sh"
 mkdir -p out/debug
 
 run "setup: toolchain" bash scripts/setup-toolchain.sh

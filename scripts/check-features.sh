@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 log=out/check-features.log
-. "$here/checks.sh"
+. "$here/tally.sh"
 features=${KGAMES_TARGET_FEATURES:-+popcnt,+lzcnt,+bmi1,+bmi2}
 mkdir -p out/features
 

@@ -26,7 +26,7 @@ use super::position::Position;
 use super::reductions::late_move_reduction;
 use super::see::see_ge;
 use super::square::Role;
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 
 /// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -291,7 +291,7 @@ pub fn best_move_observed(
         .first()
         .and_then(|p| p.moves.get(0))
         .unwrap_or(fallback);
-    if s.meter.check() == Some(Stop::Interrupted) {
+    if s.meter.check() == Some(SearchEnd::Interrupted) {
         return SearchResult::Interrupted;
     }
     let last_depth = (max_ply as i32 - 1).min(s.ctx.max_depth as i32);
@@ -299,8 +299,8 @@ pub fn best_move_observed(
         for depth in 1..=last_depth {
             let found = s.aspiration(depth, s.ctx.info.score);
             match s.meter.stopped() {
-                Some(Stop::Interrupted) => return SearchResult::Interrupted,
-                Some(Stop::OutOfBudget) => {
+                Some(SearchEnd::Interrupted) => return SearchResult::Interrupted,
+                Some(SearchEnd::OutOfBudget) => {
                     if let Some((m, score)) = found {
                         best = m;
                         s.ctx.info.score = score;
@@ -324,7 +324,7 @@ pub fn best_move_observed(
         }
     }
     s.ctx.info.nodes = s.meter.nodes();
-    if s.meter.stopped() == Some(Stop::Interrupted) {
+    if s.meter.stopped() == Some(SearchEnd::Interrupted) {
         return SearchResult::Interrupted;
     }
     SearchResult::Move(best)

@@ -105,7 +105,7 @@ impl Clock for NodeClock {
 
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub enum SearchEnd {
     /// The budget is spent: the engine plays its best move so far.
     OutOfBudget,
     /// Interrupted (a signal): the result must be discarded, the game left unchanged.
@@ -120,7 +120,7 @@ pub struct Meter<'a> {
     budget: Budget,
     deadline_ns: u64,
     nodes: u64,
-    stop: Option<Stop>,
+    stop: Option<SearchEnd>,
     clock: &'a mut dyn Clock,
     interrupt: &'a mut dyn Interrupt,
 }
@@ -148,14 +148,14 @@ impl<'a> Meter<'a> {
 
     /// Accounts one node; returns `Some` when the search must stop.
     #[inline]
-    pub fn tick(&mut self) -> Option<Stop> {
+    pub fn tick(&mut self) -> Option<SearchEnd> {
         if self.stop.is_some() {
             return self.stop;
         }
         self.nodes = self.nodes.saturating_add(1);
         if let Budget::Nodes(max) = self.budget {
             if self.nodes >= max {
-                self.stop = Some(Stop::OutOfBudget);
+                self.stop = Some(SearchEnd::OutOfBudget);
             }
         }
         if self.nodes & (Self::CHECK_INTERVAL - 1) == 0 {
@@ -165,20 +165,20 @@ impl<'a> Meter<'a> {
     }
 
     /// Checks the clock and the interrupt now (engines call it between iterations too).
-    pub fn check(&mut self) -> Option<Stop> {
-        if self.stop == Some(Stop::Interrupted) {
+    pub fn check(&mut self) -> Option<SearchEnd> {
+        if self.stop == Some(SearchEnd::Interrupted) {
             return self.stop;
         }
         if self.interrupt.pending() {
-            self.stop = Some(Stop::Interrupted);
+            self.stop = Some(SearchEnd::Interrupted);
         } else if self.stop.is_none() && self.clock.now_ns(self.nodes) >= self.deadline_ns {
-            self.stop = Some(Stop::OutOfBudget);
+            self.stop = Some(SearchEnd::OutOfBudget);
         }
         self.stop
     }
 
     /// Why the search stopped, if it did.
-    pub fn stopped(&self) -> Option<Stop> {
+    pub fn stopped(&self) -> Option<SearchEnd> {
         self.stop
     }
 
@@ -226,8 +226,8 @@ mod tests {
         for _ in 0..9 {
             assert_eq!(m.tick(), None);
         }
-        assert_eq!(m.tick(), Some(Stop::OutOfBudget));
-        assert_eq!(m.tick(), Some(Stop::OutOfBudget));
+        assert_eq!(m.tick(), Some(SearchEnd::OutOfBudget));
+        assert_eq!(m.tick(), Some(SearchEnd::OutOfBudget));
     }
 
     #[test]
@@ -258,7 +258,7 @@ mod tests {
         while m.tick().is_none() {
             n += 1;
         }
-        assert_eq!(m.stopped(), Some(Stop::Interrupted));
+        assert_eq!(m.stopped(), Some(SearchEnd::Interrupted));
         assert_eq!(n + 1, 2 * Meter::CHECK_INTERVAL);
     }
 }

@@ -382,7 +382,7 @@ where
     inner: Mutex<FileInner<G>>,
     /// Set by `KGAMES_IOC_STOP_SEARCH` (no lock: the writer's search reads it while the
     /// ioctl comes from another thread); cleared when a search of this file ends.
-    stop: AtomicBool,
+    stop_search: AtomicBool,
 }
 
 impl<G: DeviceGame> GameFile<G>
@@ -416,7 +416,7 @@ where
                 private: None,
                 reply: FileReply::new(),
             }),
-            stop: AtomicBool::new(false),
+            stop_search: AtomicBool::new(false),
         })
     }
 
@@ -448,9 +448,9 @@ where
         drop(inner);
 
         // The search: in this task, no lock held, bounded by the budget and signals.
-        let thought = Self::think(&copy, uid, budget, &self.stop);
+        let thought = Self::think(&copy, uid, budget, &self.stop_search);
         // A stop request is used up by the search it ended.
-        self.stop.store(false, Ordering::Relaxed);
+        self.stop_search.store(false, Ordering::Relaxed);
 
         let mut inner = self.inner.lock();
         let mut st = cell.state.lock();
@@ -568,7 +568,7 @@ where
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, _arg: usize) -> Result<isize> {
         match cmd {
             KGAMES_IOC_PRIVATE => me.make_private(),
-            KGAMES_IOC_STOP_SEARCH => me.stop.store(true, Ordering::Relaxed),
+            KGAMES_IOC_STOP_SEARCH => me.stop_search.store(true, Ordering::Relaxed),
             _ => return Err(ENOTTY),
         }
         Ok(0)

@@ -50,6 +50,8 @@ const _: () = assert!(KXO_IOC_STATE == _IOR::<KxoState>('x' as u32, 6));
 const _: () = assert!(KXO_IOC_SET_PAIRING == _IOW::<KxoPairing>('x' as u32, 7));
 
 kernel::sync::global_lock! {
+    // Lock order: taken inside a device table's lock or a `GameFile`'s, outside `Hub.state`
+    // (src/kmod/mod.rs, "Lock order").
     // SAFETY: `KGames::init` initialises the lock before registering `/dev/kxo`.
     pub(crate) unsafe(uninit) static KXO_HUB: Mutex<Option<Arc<Hub>>> = None;
 }
@@ -247,7 +249,7 @@ impl Pollable for KxoFile {
     fn poll(me: Pin<&KxoFile>, file: &File, table: PollTable<'_>) -> u32 {
         // Registered before the state is read, so a record published after the check wakes us.
         me.hub.poll_wait(file, &table);
-        if me.hub.stopping() {
+        if me.hub.unloading() {
             return EPOLLHUP;
         }
         let mut inner = me.inner.lock();

@@ -83,7 +83,7 @@ pub(crate) struct Hub {
     /// The TD table's pre-training is done: td joins the pairings.
     td_ready: AtomicBool,
     /// Unloading: no more moves.
-    stop: AtomicBool,
+    unloading: AtomicBool,
     /// Stopped by `KXO_IOC_STOP`.
     halted: AtomicBool,
     /// Bumped by `KXO_IOC_RESTART`; a slot whose generation differs restarts its game.
@@ -135,7 +135,7 @@ impl Hub {
             readable <- new_poll_condvar!(),
             td <- kernel::new_mutex!(TdTable::new(entries)),
             td_ready: AtomicBool::new(false),
-            stop: AtomicBool::new(false),
+            unloading: AtomicBool::new(false),
             halted: AtomicBool::new(false),
             generation: AtomicU32::new(0),
             watchers: AtomicUsize::new(0),
@@ -159,19 +159,19 @@ impl Hub {
 
     /// True when the timer should queue moves.
     pub(crate) fn should_move(&self) -> bool {
-        !self.stopping()
+        !self.unloading()
             && !self.halted.load(Ordering::Relaxed)
             && (self.always || self.watchers.load(Ordering::Relaxed) > 0)
     }
 
     /// Unloading.
-    pub(crate) fn stopping(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+    pub(crate) fn unloading(&self) -> bool {
+        self.unloading.load(Ordering::Relaxed)
     }
 
     /// Marks the hub as unloading and wakes every reader.
     pub(crate) fn shut_down(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.unloading.store(true, Ordering::Relaxed);
         self.readable.notify_all();
     }
 

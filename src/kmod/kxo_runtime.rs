@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The `/dev/kxo` AI-vs-AI machine: the hrtimer ([`Driver`]) fires every `kxo_period_ms`; in
-//! its (hard-irq) callback it only queues the work item of every idle game ([`Slot`]) on the
+//! its (hard-irq) callback it only queues the work item of every idle game ([`AiGame`]) on the
 //! module's own workqueue. A slot's work plays one step of its [`Match`] (process context, no
 //! lock held across the search but the slot's own) and publishes the record to the [`Hub`].
 //! A per-slot `busy` flag keeps one move in flight per game. At load a [`TdTrainer`] work
@@ -57,7 +57,7 @@ pub(crate) struct KxoConfig {
 }
 
 /// What a slot's mutex protects: the match and its agents' preallocated memory.
-struct SlotGame {
+struct AiGameState {
     game: Match,
     tt: KVec<TtEntry>,
     nodes: KVVec<Node>,
@@ -65,31 +65,31 @@ struct SlotGame {
 
 /// One AI-vs-AI game: its state, its work item and its in-flight flag.
 #[pin_data]
-pub(crate) struct Slot {
+pub(crate) struct AiGame {
     hub: Arc<Hub>,
     settings: Settings,
     /// A move of this game is queued or running.
     busy: AtomicBool,
     #[pin]
-    game: Mutex<SlotGame>,
+    game: Mutex<AiGameState>,
     #[pin]
-    work: Work<Slot>,
+    work: Work<AiGame>,
 }
 
 impl_has_work! {
-    impl HasWork<Self> for Slot { self.work }
+    impl HasWork<Self> for AiGame { self.work }
 }
 
-impl WorkItem for Slot {
-    type Pointer = Arc<Slot>;
+impl WorkItem for AiGame {
+    type Pointer = Arc<AiGame>;
 
-    fn run(this: Arc<Slot>) {
+    fn run(this: Arc<AiGame>) {
         let hub = &this.hub;
-        if !hub.stopping() {
+        if !hub.unloading() {
             let t0 = Instant::<Monotonic>::now();
             let step = {
                 let mut g = this.game.lock();
-                let SlotGame { game, tt, nodes } = &mut *g;
+                let AiGameState { game, tt, nodes } = &mut *g;
                 let mut mem = Memory { tt, nodes };
                 let mut clock = KernelClock::new();
                 let mut never = NeverInterrupt;
@@ -139,7 +139,7 @@ impl WorkItem for TdTrainer {
     type Pointer = Arc<TdTrainer>;
 
     fn run(this: Arc<TdTrainer>) {
-        if this.hub.stopping() {
+        if this.hub.unloading() {
             return;
         }
         let more = {
@@ -165,7 +165,7 @@ impl WorkItem for TdTrainer {
 pub(crate) struct Driver {
     #[pin]
     timer: HrTimer<Driver>,
-    slots: KVec<Arc<Slot>>,
+    slots: KVec<Arc<AiGame>>,
     queue: OwnedQueue,
     hub: Arc<Hub>,
     period: Delta,
@@ -182,7 +182,7 @@ impl HrTimerCallback for Driver {
 
     fn run(this: ArcBorrow<'_, Self>, mut ctx: HrTimerCallbackContext<'_, Self>) -> HrTimerRestart {
         // Hard-irq context: atomics and queueing only.
-        if this.hub.stopping() {
+        if this.hub.unloading() {
             return HrTimerRestart::NoRestart;
         }
         if this.hub.should_move() {
@@ -231,7 +231,7 @@ impl KxoRuntime {
                 .unwrap_or([RANDOM; 2]);
             let game = Match::new(id, seeds.next_u64(), no_td, pairing);
             latest.push(game.record(), GFP_KERNEL)?;
-            games.push(SlotGame { game, tt, nodes }, GFP_KERNEL)?;
+            games.push(AiGameState { game, tt, nodes }, GFP_KERNEL)?;
         }
         let hub = Arc::pin_init(
             Hub::new(HubConfig {
@@ -247,12 +247,12 @@ impl KxoRuntime {
         for g in games.into_iter() {
             let slot_hub = hub.clone();
             let slot = Arc::pin_init(
-                pin_init!(Slot {
+                pin_init!(AiGame {
                     hub: slot_hub,
                     settings: cfg.settings,
                     busy: AtomicBool::new(false),
                     game <- new_mutex!(g),
-                    work <- new_work!("kxo::Slot::work"),
+                    work <- new_work!("kxo::AiGame::work"),
                 }),
                 GFP_KERNEL,
             )?;

@@ -11,6 +11,15 @@
 //! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
 //! wrapper; [`clock`] gives the engines a monotonic clock and the signal
 //! check.
+//!
+//! # Lock order
+//!
+//! Outer first; no path takes two of these the other way round (lockdep checks it in every
+//! VM run): a file's lock (`KxoFile.inner`, `GameFile.inner`; never both) -> `Cell.state` ->
+//! a device table (`REVERSI_GAMES`, `CHESS_GAMES`, `NXN_GAMES`) -> `KXO_HUB` -> `Hub.state`.
+//! Apart from that chain: `AiGame.game` -> `Hub.td` (a td move, its learning) and
+//! `TdTrainer.left` -> `Hub.td`; `ContextPool.state` and `McRun.state` are leaves. No lock is
+//! held across a CPU search or a Monte Carlo move (docs/architecture.md, "Locks").
 
 pub(crate) mod clock;
 pub(crate) mod devices;

@@ -1,7 +1,7 @@
 //! Players of the AI-vs-AI game: the [`Agent`] trait, the [`AgentKind`] ids the record carries,
 //! and the uniform random agent.
 
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
 
 use super::board::{Board4, Side};
@@ -11,7 +11,7 @@ pub use crate::uapi::agent::AgentKind;
 /// A player of the 4 x 4 game.
 pub trait Agent {
     /// Picks a move for `side` on `board`: a cell in `board.legal_moves()`, or `None` when
-    /// there is no legal move or the meter reported [`Stop::Interrupted`] (the caller then
+    /// there is no legal move or the meter reported [`SearchEnd::Interrupted`] (the caller then
     /// discards the search and leaves the game unchanged). When the budget runs out the agent
     /// still returns a legal move.
     fn choose(&mut self, board: &Board4, side: Side, meter: &mut Meter<'_>) -> Option<u8>;
@@ -64,7 +64,7 @@ impl RandomAgent {
 impl Agent for RandomAgent {
     fn choose(&mut self, board: &Board4, _side: Side, meter: &mut Meter<'_>) -> Option<u8> {
         let moves = board.legal_moves();
-        if moves == 0 || meter.tick() == Some(Stop::Interrupted) {
+        if moves == 0 || meter.tick() == Some(SearchEnd::Interrupted) {
             return None;
         }
         nth_cell(moves, self.rng.below(moves.count_ones()))

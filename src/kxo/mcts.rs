@@ -22,7 +22,7 @@ use super::agent::{Agent, AgentKind};
 use super::board::{Board4, Side, CELLS};
 use super::fixed::{ln_q16, sqrt_q16, ONE};
 use super::playout::{playout, winning_cell, wins_at};
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
 
 /// The exploration constant C = sqrt(2) in Q16.16.
@@ -101,7 +101,7 @@ impl<S: DerefMut<Target = [Node]>> Mcts<S> {
     }
 
     /// The search for `side` on `board`. `None` without a legal move or when the meter
-    /// reports [`Stop::Interrupted`]; when the budget runs out the best move so far plays.
+    /// reports [`SearchEnd::Interrupted`]; when the budget runs out the best move so far plays.
     pub fn search(
         &mut self,
         board: &Board4,
@@ -145,7 +145,7 @@ impl<S: DerefMut<Target = [Node]>> Mcts<S> {
             }
             done += 1;
         }
-        if meter.stopped() == Some(Stop::Interrupted) {
+        if meter.stopped() == Some(SearchEnd::Interrupted) {
             return None;
         }
         let cell = best_child(pool).unwrap_or(legal.trailing_zeros() as u8);

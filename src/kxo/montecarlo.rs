@@ -5,7 +5,7 @@
 use super::agent::{Agent, AgentKind};
 use super::board::{Board4, Side};
 use super::playout::{playout, wins_at};
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
 
 /// Playouts per cell by default (as the N x N player's `kxo_playouts`).
@@ -61,7 +61,7 @@ impl Agent for MonteCarlo {
                 best = Some((score, cell));
             }
         }
-        if meter.stopped() == Some(Stop::Interrupted) {
+        if meter.stopped() == Some(SearchEnd::Interrupted) {
             return None;
         }
         Some(best.map_or(legal.trailing_zeros() as u8, |(_, c)| c))

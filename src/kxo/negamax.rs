@@ -13,7 +13,7 @@
 
 use core::ops::DerefMut;
 
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 
 use super::agent::{Agent, AgentKind};
 use super::board::{Board4, Side, CELLS, LINES};
@@ -179,10 +179,10 @@ struct Ctx<'s, 'm> {
 }
 
 impl Ctx<'_, '_> {
-    fn tick(&mut self) -> Result<(), Stop> {
+    fn tick(&mut self) -> Result<(), SearchEnd> {
         match self.meter.tick() {
-            Some(Stop::Interrupted) => Err(Stop::Interrupted),
-            Some(Stop::OutOfBudget) if self.abortable => Err(Stop::OutOfBudget),
+            Some(SearchEnd::Interrupted) => Err(SearchEnd::Interrupted),
+            Some(SearchEnd::OutOfBudget) if self.abortable => Err(SearchEnd::OutOfBudget),
             _ => Ok(()),
         }
     }
@@ -270,7 +270,7 @@ fn pvs(
     ply: u8,
     mut alpha: i16,
     beta: i16,
-) -> Result<i16, Stop> {
+) -> Result<i16, SearchEnd> {
     ctx.tick()?;
     // The opponent just moved: did it complete a line?
     if super::board::has_line(board.mask(side.other())) {
@@ -369,7 +369,7 @@ fn root(
     side: Side,
     depth: u8,
     first: Option<u8>,
-) -> Result<(u8, i16), Stop> {
+) -> Result<(u8, i16), SearchEnd> {
     let hash = zobrist(board, side);
     let mut left = board.legal_moves();
     let mut alpha = -INF;
@@ -406,14 +406,14 @@ fn root(
             alpha = alpha.max(score);
         }
     }
-    best.ok_or(Stop::OutOfBudget)
+    best.ok_or(SearchEnd::OutOfBudget)
 }
 
 /// Searches `board` for `side` by iterative deepening until the result is proven, the tree
 /// is exhausted, or the meter stops.
 ///
 /// Returns `None` when `board` has no legal move or the meter reports
-/// [`Stop::Interrupted`]. When the budget runs out, the move of the deepest completed
+/// [`SearchEnd::Interrupted`]. When the budget runs out, the move of the deepest completed
 /// iteration is returned; the depth-1 iteration always completes (it ignores the budget, at
 /// most 16 nodes past it), so the result is a legal move. Clears `tt` and `history` first, so
 /// the result depends only on the board, the side, the table length and the node budget.
@@ -453,10 +453,10 @@ pub fn search(
                     break;
                 }
             }
-            Err(Stop::Interrupted) => return None,
-            Err(Stop::OutOfBudget) => break,
+            Err(SearchEnd::Interrupted) => return None,
+            Err(SearchEnd::OutOfBudget) => break,
         }
-        if ctx.meter.check() == Some(Stop::Interrupted) {
+        if ctx.meter.check() == Some(SearchEnd::Interrupted) {
             return None;
         }
         if ctx.meter.stopped().is_some() {
@@ -677,7 +677,7 @@ mod tests {
         let mut meter = Meter::new(Budget::Nodes(1 << 40), &mut c, &mut i);
         let mut agent = Negamax::new(vec![TtEntry::EMPTY; 64]);
         assert_eq!(agent.choose(&Board4::EMPTY, Side::O, &mut meter), None);
-        assert_eq!(meter.stopped(), Some(Stop::Interrupted));
+        assert_eq!(meter.stopped(), Some(SearchEnd::Interrupted));
     }
 
     #[test]

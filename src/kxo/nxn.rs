@@ -13,7 +13,7 @@
 //!
 //! Moves (`02`): see [`parse_move`].
 
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
 use crate::common::text::BufWriter;
 
@@ -415,7 +415,7 @@ pub fn pick(scores: &[Option<u32>]) -> Option<u8> {
 /// The Monte Carlo move for `side`, scoring the free tiles one after another (what P work
 /// items do in parallel with [`score_tile`], [`tile_rng`] and [`pick`]).
 ///
-/// `None` when there is no legal move or the meter reports [`Stop::Interrupted`]. If the
+/// `None` when there is no legal move or the meter reports [`SearchEnd::Interrupted`]. If the
 /// budget runs out, the best of the tiles scored so far plays, or the lowest free tile if
 /// none was: always a legal move. Deterministic for `seed` and the node budget.
 pub fn choose(
@@ -443,7 +443,7 @@ pub fn choose(
             break;
         }
     }
-    if meter.stopped() == Some(Stop::Interrupted) {
+    if meter.stopped() == Some(SearchEnd::Interrupted) {
         return None;
     }
     pick(&scores).or(Some(legal.trailing_zeros() as u8))

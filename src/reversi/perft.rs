@@ -1,12 +1,12 @@
 //! Perft: counting the leaves of the game tree, to test move generation.
 //!
-//! Convention (PROTOCOL.md section 1): a pass is a ply, and a position where neither side can
-//! move counts as one leaf at whatever depth it occurs. The last ply is counted in bulk with a
-//! popcount of the move mask.
+//! Convention (docs/protocol.md, "Reversi"): a pass is a ply, and a position where neither
+//! side can move counts as one leaf at whatever depth it occurs. The last ply is counted in
+//! bulk with a popcount of the move mask.
 
 use super::bitboard::{self, square_bit, Bitboard, Squares};
 use super::position::Position;
-use crate::common::budget::{Meter, Stop};
+use crate::common::budget::{Meter, SearchEnd};
 
 /// The number of leaves `depth` plies below `pos` (1 for depth 0). Recursion depth is
 /// `depth`, with a frame of a few words per ply.
@@ -40,7 +40,7 @@ fn perft_bb(me: Bitboard, opp: Bitboard, depth: u32) -> u64 {
 
 /// [`perft`] under a budget: one [`Meter::tick`] per interior node (leaves are bulk-counted).
 /// `Err` with the reason when the meter stops it first.
-pub fn perft_metered(pos: &Position, depth: u32, meter: &mut Meter<'_>) -> Result<u64, Stop> {
+pub fn perft_metered(pos: &Position, depth: u32, meter: &mut Meter<'_>) -> Result<u64, SearchEnd> {
     if depth == 0 {
         return Ok(1);
     }
@@ -53,7 +53,7 @@ fn perft_metered_bb(
     opp: Bitboard,
     depth: u32,
     meter: &mut Meter<'_>,
-) -> Result<u64, Stop> {
+) -> Result<u64, SearchEnd> {
     if depth == 1 {
         return Ok(u64::from(bitboard::moves(me, opp).count_ones().max(1)));
     }
@@ -155,7 +155,7 @@ mod tests {
         let mut m = Meter::new(Budget::Nodes(100), &mut c, &mut i);
         assert_eq!(
             perft_metered(&Position::start(), 8, &mut m),
-            Err(Stop::OutOfBudget)
+            Err(SearchEnd::OutOfBudget)
         );
     }
 

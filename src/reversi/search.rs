@@ -21,7 +21,7 @@ use super::eval::EvalKind;
 use super::movelist::MoveList;
 use super::position::{final_score, Position};
 use super::tt::{self, Bound, Table, TtEntry, NO_MOVE};
-use crate::common::budget::{Budget, Meter, Stop};
+use crate::common::budget::{Budget, Meter, SearchEnd};
 use crate::common::rng::Rng;
 
 /// The deepest midgame iteration (bounds the midgame recursion, hence the stack).
@@ -644,7 +644,7 @@ pub fn best_move(
             }
         }
     }
-    if meter.stopped() == Some(Stop::Interrupted) {
+    if meter.stopped() == Some(SearchEnd::Interrupted) {
         res.outcome = Outcome::Interrupted;
     }
     res.nodes = meter.nodes();
@@ -653,14 +653,14 @@ pub fn best_move(
 
 /// Solves `pos` exactly (win/loss/draw first, then the exact score).
 ///
-/// `Err(Stop)` when the budget ran out or an interrupt came first. The recursion is as deep
+/// `Err(SearchEnd)` when the budget ran out or an interrupt came first. The recursion is as deep
 /// as the number of empties (plus passes): callers with a small stack should only solve
 /// positions with at most [`MAX_SOLVE_EMPTIES`] empties.
 pub fn solve(
     pos: &Position,
     ctx: &mut SearchContext<'_>,
     meter: &mut Meter<'_>,
-) -> Result<Solution, Stop> {
+) -> Result<Solution, SearchEnd> {
     let (mut me, mut opp) = (pos.mover(), pos.opponent());
     let mut sign = 1;
     let mut moves = bitboard::moves(me, opp);
@@ -691,7 +691,7 @@ pub fn solve(
             score: sign * score,
             best: (sign == 1).then_some(sq),
         }),
-        _ => Err(meter.stopped().unwrap_or(Stop::OutOfBudget)),
+        _ => Err(meter.stopped().unwrap_or(SearchEnd::OutOfBudget)),
     }
 }
 

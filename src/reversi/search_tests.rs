@@ -102,7 +102,7 @@ fn fake_time_budget_stops() {
     let p = Position::start();
     let r = best_move(&p, &mut SearchContext::new(&mut tt), &mut m);
     check_legal(&p, &r);
-    assert_eq!(m.stopped(), Some(Stop::OutOfBudget));
+    assert_eq!(m.stopped(), Some(SearchEnd::OutOfBudget));
     assert!(
         r.nodes >= 20_000 && r.nodes <= 20_000 + Meter::CHECK_INTERVAL,
         "{r:?}"

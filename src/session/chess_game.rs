@@ -21,7 +21,7 @@ pub const STATUS_PV: usize = 8;
 
 /// What the CPU's search found, besides its move: `09` reports the last one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Searched {
+pub struct ChessCpuMove {
     /// The move to play.
     pub mv: Move,
     /// The deepest finished iteration.
@@ -34,7 +34,7 @@ pub struct Searched {
     pv_len: u8,
 }
 
-impl Searched {
+impl ChessCpuMove {
     /// The principal variation (its first move is `mv`).
     pub fn pv(&self) -> &[Move] {
         self.pv.get(..usize::from(self.pv_len)).unwrap_or(&[])
@@ -46,7 +46,7 @@ impl Searched {
 pub struct Chess {
     game: ChessGame,
     human: Color,
-    last_search: Option<Searched>,
+    last_search: Option<ChessCpuMove>,
 }
 
 impl Chess {
@@ -99,7 +99,7 @@ impl Game for Chess {
 
     type Side = Color;
     type Input = ClassicMove;
-    type Move = Searched;
+    type Move = ChessCpuMove;
     type TtEntry = TtEntry;
     type Ply = Ply;
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
@@ -197,13 +197,13 @@ impl Game for Chess {
         plies: &mut [Ply],
         history: &mut History,
         meter: &mut Meter<'_>,
-    ) -> Thought<Searched> {
+    ) -> Thought<ChessCpuMove> {
         tt.fill(TtEntry::EMPTY);
         let mut ctx = SearchContext::new(tt, plies, history);
         match best_move(&self.game, &mut ctx, meter) {
             SearchResult::Move(mv) => {
                 let info = ctx.info();
-                let mut found = Searched {
+                let mut found = ChessCpuMove {
                     mv,
                     depth: info.depth,
                     score: info.score,
@@ -226,7 +226,7 @@ impl Game for Chess {
         }
     }
 
-    fn play_thought(&mut self, thought: Thought<Searched>) -> Word {
+    fn play_thought(&mut self, thought: Thought<ChessCpuMove>) -> Word {
         match thought {
             Thought::Move(found) => {
                 self.last_search = Some(found);

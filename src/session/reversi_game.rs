@@ -22,7 +22,7 @@ enum Last {
 
 /// A move the CPU chose, with its search's score (for `09`'s `score=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Searched {
+pub struct ReversiCpuMove {
     /// The square.
     pub sq: u8,
     /// The score in discs for the side that moved: the final disc difference when `exact`,
@@ -109,7 +109,7 @@ impl Game for Reversi {
 
     type Side = Color;
     type Input = u8;
-    type Move = Searched;
+    type Move = ReversiCpuMove;
     type TtEntry = TtEntry;
     type Ply = ();
     const TT_EMPTY: TtEntry = TtEntry::EMPTY;
@@ -196,12 +196,12 @@ impl Game for Reversi {
         _plies: &mut [()],
         _history: &mut (),
         meter: &mut Meter<'_>,
-    ) -> Thought<Searched> {
+    ) -> Thought<ReversiCpuMove> {
         let mut ctx = SearchContext::new(tt);
         ctx.clear();
         let r = best_move(&self.pos, &mut ctx, meter);
         match r.outcome {
-            Outcome::Move(sq) => Thought::Move(Searched {
+            Outcome::Move(sq) => Thought::Move(ReversiCpuMove {
                 sq,
                 score: disc_score(r.score, r.exact),
                 exact: r.exact,
@@ -211,7 +211,7 @@ impl Game for Reversi {
         }
     }
 
-    fn play_thought(&mut self, thought: Thought<Searched>) -> Word {
+    fn play_thought(&mut self, thought: Thought<ReversiCpuMove>) -> Word {
         let (next, last) = match thought {
             Thought::Move(m) => {
                 let next = self.pos.play(m.sq);

@@ -1,4 +1,4 @@
-# The counting helpers of scripts/check.sh and scripts/check-debug.sh (sourced, not run).
+# The pass/fail tally of scripts/check.sh, check-debug.sh and check-features.sh (sourced, not run).
 # Before sourcing: `repo` and `log` (the log file) are set; after it, the checks count into
 # `passed` and `failed`, and `finish NAME` prints the time and "N passed, M failed".
 export PATH=/usr/lib/llvm-19/bin:$HOME/.cargo/bin:$PATH
