@@ -46,9 +46,7 @@ impl DeviceGame for Nxn {
     /// The Monte Carlo player over the game's work items.
     fn search(
         copy: &Self,
-        _tt: &mut [()],
-        _plies: &mut [()],
-        _history: &mut (),
+        _scratch: &mut (),
         budget: Budget,
         _stop: &core::sync::atomic::AtomicBool,
         _cap_ms: u32,

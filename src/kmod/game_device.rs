@@ -32,6 +32,7 @@ use crate::session::{
     cursor::FileReply,
     game::{Game, Thought},
     reply::Reply,
+    scratch::Alloc,
     state::{Action, Env, Session, StatusExtra},
     table::{self, Limits, Owner, Slot},
     turns::{Turns, Waiter},
@@ -176,7 +177,10 @@ impl<G: Game> ContextPool<G> {
     fn new_arc(contexts: usize, tt_entries: usize, uids: usize) -> Result<Arc<Self>> {
         let mut free = KVec::with_capacity(contexts, GFP_KERNEL)?;
         for _ in 0..contexts {
-            free.push(Scratch::new(tt_entries)?, GFP_KERNEL)?;
+            free.push(
+                G::new_scratch::<KernelAlloc>(tt_entries).ok_or(ENOMEM)?,
+                GFP_KERNEL,
+            )?;
         }
         let turns = Turns::new(nones(uids)?, nones(contexts)?);
         Arc::pin_init(
@@ -228,27 +232,30 @@ impl<G: Game> ContextPool<G> {
     }
 }
 
-/// The preallocated memory of one CPU search.
-pub(crate) struct Scratch<G: Game> {
-    tt: KVVec<G::TtEntry>,
-    plies: KVVec<G::Ply>,
-    history: KBox<G::History>,
-}
+/// The kernel's [`Alloc`]: search memory in `KVVec`s (large tables may be vmalloc'ed) and
+/// `KBox`es.
+pub(crate) struct KernelAlloc;
 
-impl<G: Game> Scratch<G> {
-    fn new(tt_entries: usize) -> Result<Self> {
-        let mut tt = KVVec::with_capacity(tt_entries, GFP_KERNEL)?;
-        for _ in 0..tt_entries {
-            tt.push(G::TT_EMPTY, GFP_KERNEL)?;
+impl Alloc for KernelAlloc {
+    type Slice<T: Clone + Send> = KVVec<T>;
+    type Boxed<T: Send> = KBox<T>;
+
+    fn slice<T: Clone + Send>(n: usize, fill: T) -> Option<KVVec<T>> {
+        let mut v = KVVec::with_capacity(n, GFP_KERNEL).ok()?;
+        for _ in 0..n {
+            v.push(fill.clone(), GFP_KERNEL).ok()?;
         }
-        let mut plies = KVVec::with_capacity(G::PLIES, GFP_KERNEL)?;
-        for _ in 0..G::PLIES {
-            plies.push(G::PLY_EMPTY, GFP_KERNEL)?;
-        }
-        let history = KBox::new(G::HISTORY_EMPTY, GFP_KERNEL)?;
-        Ok(Scratch { tt, plies, history })
+        Some(v)
+    }
+
+    fn boxed<T: Send>(value: T) -> Option<KBox<T>> {
+        KBox::new(value, GFP_KERNEL).ok()
     }
 }
+
+/// The preallocated memory of one CPU search: the game's own scratch, made with the
+/// kernel's allocator.
+pub(crate) type Scratch<G> = <G as Game>::Scratch<KernelAlloc>;
 
 impl<G: Game> Games<G> {
     /// An empty table (before load).
@@ -321,9 +328,7 @@ where
     /// interrupt check (every [`Meter::CHECK_INTERVAL`] nodes) is also a reschedule point.
     fn search(
         copy: &Self,
-        tt: &mut [Self::TtEntry],
-        plies: &mut [Self::Ply],
-        history: &mut Self::History,
+        scratch: &mut Scratch<Self>,
         budget: Budget,
         stop: &AtomicBool,
         cap_ms: u32,
@@ -331,7 +336,7 @@ where
         let mut clock = StopClock::new(stop, cap_ms);
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
-        copy.think(tt, plies, history, &mut meter)
+        copy.think(scratch, &mut meter)
     }
 
     /// Sizes the table at load; new games use `game`.
@@ -523,15 +528,7 @@ where
             (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms)
         };
         let mut scratch = pool.take(uid)?;
-        let thought = G::search(
-            copy,
-            &mut scratch.tt,
-            &mut scratch.plies,
-            &mut scratch.history,
-            budget,
-            stop,
-            cap_ms,
-        );
+        let thought = G::search(copy, &mut scratch, budget, stop, cap_ms);
         pool.give(uid, scratch);
         Ok(thought)
     }

@@ -4,6 +4,7 @@ use core::fmt::Write;
 
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
+use super::scratch::Alloc;
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
 use crate::chess::notation::{
@@ -90,6 +91,14 @@ const HELP: &str = "\
 99           this help
 ";
 
+/// The chess search's memory: the transposition table, one record per ply, the history
+/// heuristic's table.
+pub struct ChessScratch<A: Alloc> {
+    tt: A::Slice<TtEntry>,
+    plies: A::Slice<Ply>,
+    history: A::Boxed<History>,
+}
+
 impl Game for Chess {
     const NAME: &'static str = "chess";
     const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11, 12];
@@ -100,13 +109,15 @@ impl Game for Chess {
     type Side = Color;
     type Input = ClassicMove;
     type Move = ChessCpuMove;
-    type TtEntry = TtEntry;
-    type Ply = Ply;
-    const TT_EMPTY: TtEntry = TtEntry::EMPTY;
-    const PLY_EMPTY: Ply = Ply::EMPTY;
-    type History = History;
-    const HISTORY_EMPTY: History = History::EMPTY;
-    const PLIES: usize = crate::chess::search::MAX_PLY;
+    type Scratch<A: Alloc> = ChessScratch<A>;
+
+    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<ChessScratch<A>> {
+        Some(ChessScratch {
+            tt: A::slice(tt_entries, TtEntry::EMPTY)?,
+            plies: A::slice(crate::chess::search::MAX_PLY, Ply::EMPTY)?,
+            history: A::boxed(History::EMPTY)?,
+        })
+    }
 
     fn parse_side(arg: &[u8]) -> Option<Color> {
         match arg {
@@ -191,13 +202,12 @@ impl Game for Chess {
         Ok(status_word(status))
     }
 
-    fn think(
+    fn think<A: Alloc>(
         &self,
-        tt: &mut [TtEntry],
-        plies: &mut [Ply],
-        history: &mut History,
+        scratch: &mut ChessScratch<A>,
         meter: &mut Meter<'_>,
     ) -> Thought<ChessCpuMove> {
+        let ChessScratch { tt, plies, history } = scratch;
         tt.fill(TtEntry::EMPTY);
         let mut ctx = SearchContext::new(tt, plies, history);
         match best_move(&self.game, &mut ctx, meter) {

@@ -1,6 +1,7 @@
 //! The trait a device's game implements to plug into the session layer.
 
 use super::reply::{Reply, Word};
+use super::scratch::Alloc;
 use crate::common::budget::Meter;
 
 /// What a CPU search produced.
@@ -38,21 +39,12 @@ pub trait Game: Clone + Sized + Unpin {
     type Input: Copy;
     /// A move the CPU chose.
     type Move: Copy;
-    /// One transposition-table entry of the CPU's search.
-    type TtEntry: Copy;
-    /// One per-ply record of the CPU's search (`()` if none).
-    type Ply;
-    /// An empty table entry.
-    const TT_EMPTY: Self::TtEntry;
-    /// An empty ply record.
-    const PLY_EMPTY: Self::Ply;
-    /// How many ply records a search needs.
-    const PLIES: usize;
-    /// The CPU search's move-ordering memory beside the table (chess: the history
-    /// heuristic's table; `()` if none).
-    type History;
-    /// An empty move-ordering memory.
-    const HISTORY_EMPTY: Self::History;
+    /// The CPU search's memory (its tables, per-ply records, move-ordering memory), made
+    /// once per search context with the device's allocator `A` and reused by every search.
+    type Scratch<A: Alloc>: Send;
+    /// A scratch whose transposition table has `tt_entries` entries (a game without a
+    /// table ignores it); `None` when memory is short.
+    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<Self::Scratch<A>>;
 
     /// Parses the argument of `00` (`X`/`O`, `W`/`B`).
     fn parse_side(arg: &[u8]) -> Option<Self::Side>;
@@ -99,11 +91,9 @@ pub trait Game: Clone + Sized + Unpin {
     /// The human's `04` (reversi: pass, chess: resign). Returns the reply word.
     fn human_04(&mut self) -> Result<Word, Word>;
     /// Searches a move for the side to move within the meter's budget.
-    fn think(
+    fn think<A: Alloc>(
         &self,
-        tt: &mut [Self::TtEntry],
-        plies: &mut [Self::Ply],
-        history: &mut Self::History,
+        scratch: &mut Self::Scratch<A>,
         meter: &mut Meter<'_>,
     ) -> Thought<Self::Move>;
     /// Plays a searched move (or the pass) for the side to move. Returns the reply word.

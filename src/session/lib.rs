@@ -36,10 +36,11 @@
 //! let Action::Think(copy) = session.execute(b"03\n", &env, &mut out) else {
 //!     panic!("no search")
 //! };
-//! let mut tt = vec![Reversi::TT_EMPTY; 4096];
+//! // The search's memory, made once (per search context) with the host's allocator.
+//! let mut scratch = Reversi::new_scratch::<kgames_session::HeapAlloc>(4096).unwrap();
 //! let (mut clock, mut interrupt) = (NodeClock { ns_per_node: 1_000 }, NeverInterrupt);
 //! let mut meter = Meter::new(session.budget(), &mut clock, &mut interrupt);
-//! let thought = copy.think(&mut tt, &mut [], &mut (), &mut meter);
+//! let thought = copy.think(&mut scratch, &mut meter);
 //! session.finish(thought, &mut out);
 //! assert_eq!(out.as_bytes(), b"OK\n");
 //! assert!(session.game().is_some_and(|g| g.human_to_move()));
@@ -50,6 +51,7 @@
 //! kernel.
 #![no_std]
 
+extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
@@ -61,3 +63,19 @@ pub use kgames_reversi::reversi;
 #[path = "mod.rs"]
 pub mod session;
 pub use session::*;
+
+/// The host's [`scratch::Alloc`]: `Vec` and `Box` (the kernel module has its own).
+pub struct HeapAlloc;
+
+impl scratch::Alloc for HeapAlloc {
+    type Slice<T: Clone + Send> = alloc::vec::Vec<T>;
+    type Boxed<T: Send> = alloc::boxed::Box<T>;
+
+    fn slice<T: Clone + Send>(n: usize, fill: T) -> Option<alloc::vec::Vec<T>> {
+        Some(alloc::vec![fill; n])
+    }
+
+    fn boxed<T: Send>(value: T) -> Option<alloc::boxed::Box<T>> {
+        Some(alloc::boxed::Box::new(value))
+    }
+}

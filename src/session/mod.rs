@@ -13,6 +13,7 @@ pub mod game;
 pub mod nxn_game;
 pub mod reply;
 pub mod reversi_game;
+pub mod scratch;
 pub mod state;
 pub mod table;
 pub mod turns;

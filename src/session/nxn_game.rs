@@ -16,6 +16,7 @@ use core::fmt::Write;
 
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
+use super::scratch::Alloc;
 use crate::common::budget::{parse_decimal, Meter};
 use crate::kxo::board::{GameState, Side};
 use crate::kxo::nxn::{
@@ -178,13 +179,12 @@ impl Game for Nxn {
     type Side = Side;
     type Input = (u8, u8);
     type Move = McMove;
-    type TtEntry = ();
-    type Ply = ();
-    const TT_EMPTY: () = ();
-    const PLY_EMPTY: () = ();
-    type History = ();
-    const HISTORY_EMPTY: () = ();
-    const PLIES: usize = 0;
+    /// The Monte Carlo player keeps no memory between moves.
+    type Scratch<A: Alloc> = ();
+
+    fn new_scratch<A: Alloc>(_tt_entries: usize) -> Option<()> {
+        Some(())
+    }
 
     fn parse_side(arg: &[u8]) -> Option<Side> {
         match arg {
@@ -262,13 +262,7 @@ impl Game for Nxn {
     }
 
     /// The sequential form of the player (host tests): one "work item" scores every tile.
-    fn think(
-        &self,
-        _tt: &mut [()],
-        _plies: &mut [()],
-        _history: &mut (),
-        meter: &mut Meter<'_>,
-    ) -> Thought<McMove> {
+    fn think<A: Alloc>(&self, _scratch: &mut (), meter: &mut Meter<'_>) -> Thought<McMove> {
         let side = self.board.side_to_move();
         match nxn::choose(&self.board, side, self.playouts, self.seed(), meter) {
             Some(tile) => Thought::Move(McMove {

@@ -4,6 +4,7 @@ use core::fmt::Write;
 
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
+use super::scratch::Alloc;
 use crate::common::budget::Meter;
 use crate::reversi::bitboard::Squares;
 use crate::reversi::notation::{square_at, square_name};
@@ -100,6 +101,11 @@ const HELP: &str = "\
 99           this help
 ";
 
+/// The reversi search's memory: its transposition table.
+pub struct ReversiScratch<A: Alloc> {
+    tt: A::Slice<TtEntry>,
+}
+
 impl Game for Reversi {
     const NAME: &'static str = "reversi";
     const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11];
@@ -110,13 +116,13 @@ impl Game for Reversi {
     type Side = Color;
     type Input = u8;
     type Move = ReversiCpuMove;
-    type TtEntry = TtEntry;
-    type Ply = ();
-    const TT_EMPTY: TtEntry = TtEntry::EMPTY;
-    const PLY_EMPTY: () = ();
-    type History = ();
-    const HISTORY_EMPTY: () = ();
-    const PLIES: usize = 0;
+    type Scratch<A: Alloc> = ReversiScratch<A>;
+
+    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<ReversiScratch<A>> {
+        Some(ReversiScratch {
+            tt: A::slice(tt_entries, TtEntry::EMPTY)?,
+        })
+    }
 
     fn parse_side(arg: &[u8]) -> Option<Color> {
         match arg {
@@ -190,14 +196,12 @@ impl Game for Reversi {
         Ok(self.advance(next, Last::Pass))
     }
 
-    fn think(
+    fn think<A: Alloc>(
         &self,
-        tt: &mut [TtEntry],
-        _plies: &mut [()],
-        _history: &mut (),
+        scratch: &mut ReversiScratch<A>,
         meter: &mut Meter<'_>,
     ) -> Thought<ReversiCpuMove> {
-        let mut ctx = SearchContext::new(tt);
+        let mut ctx = SearchContext::new(&mut scratch.tt);
         ctx.clear();
         let r = best_move(&self.pos, &mut ctx, meter);
         match r.outcome {

@@ -2,7 +2,6 @@
 //! move's two phases, and that a rejected command changes nothing.
 
 extern crate std;
-use std::boxed::Box;
 use std::string::String;
 use std::vec::Vec;
 
@@ -18,9 +17,7 @@ const START: &[u8] = b"---------------------------OX------XO--------------------
 struct Driver<G: Game> {
     s: Session<G>,
     out: Reply,
-    tt: Vec<G::TtEntry>,
-    plies: Vec<G::Ply>,
-    history: Box<G::History>,
+    scratch: G::Scratch<crate::HeapAlloc>,
 }
 
 impl<G: Game> Driver<G> {
@@ -28,9 +25,7 @@ impl<G: Game> Driver<G> {
         Driver {
             s: Session::new(),
             out: Reply::new(),
-            tt: (0..4096).map(|_| G::TT_EMPTY).collect(),
-            plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
-            history: Box::new(G::HISTORY_EMPTY),
+            scratch: G::new_scratch(4096).unwrap(),
         }
     }
 
@@ -45,7 +40,7 @@ impl<G: Game> Driver<G> {
             let mut clock = NodeClock { ns_per_node: 1000 };
             let mut never = NeverInterrupt;
             let mut meter = Meter::new(self.s.budget(), &mut clock, &mut never);
-            let t = copy.think(&mut self.tt, &mut self.plies, &mut self.history, &mut meter);
+            let t = copy.think(&mut self.scratch, &mut meter);
             self.s.finish(t, &mut self.out);
             assert!(!self.s.is_busy());
         }

@@ -42,9 +42,7 @@ pub const TT_ENTRIES: usize = 32;
 
 /// The search buffers and budgets shared by the sessions of one run.
 pub struct Scratch<G: Game> {
-    tt: Vec<G::TtEntry>,
-    plies: Vec<G::Ply>,
-    history: Box<G::History>,
+    scratch: G::Scratch<kgames_session::HeapAlloc>,
     nodes: u64,
     max_nodes: u64,
     searches: u64,
@@ -55,9 +53,7 @@ impl<G: Game> Scratch<G> {
     /// under a node budget.
     pub fn new(nodes: u64, max_nodes: u64) -> Self {
         Scratch {
-            tt: (0..TT_ENTRIES).map(|_| G::TT_EMPTY).collect(),
-            plies: (0..G::PLIES).map(|_| G::PLY_EMPTY).collect(),
-            history: Box::new(G::HISTORY_EMPTY),
+            scratch: G::new_scratch(TT_ENTRIES).expect("host allocation"),
             nodes,
             max_nodes,
             searches: 0,
@@ -172,7 +168,7 @@ pub fn write<G: Game>(
             let mut never = NeverInterrupt;
             let budget = Budget::Nodes(k.budget(s.budget()));
             let mut meter = Meter::new(budget, &mut clock, &mut never);
-            copy.think(&mut k.tt, &mut k.plies, &mut k.history, &mut meter)
+            copy.think(&mut k.scratch, &mut meter)
         };
         s.finish(thought, out);
         assert!(!s.is_busy());

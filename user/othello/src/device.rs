@@ -6,11 +6,11 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 
 use kgames_common::budget::{Clock, Meter, NeverInterrupt};
-use kgames_reversi::tt::TtEntry;
 use kgames_session::session::game::Game;
 use kgames_session::session::reply::Reply;
 use kgames_session::session::reversi_game::Reversi;
 use kgames_session::session::state::{Action, Env, Session};
+use kgames_session::HeapAlloc;
 use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
 
 nix::ioctl_none_bad!(
@@ -55,14 +55,14 @@ impl Clock for HostClock {
 /// The session layer of `/dev/reversi` in this process: the same replies as the device.
 pub struct SessionTransport {
     s: Session<Reversi>,
-    tt: Vec<TtEntry>,
+    scratch: <Reversi as Game>::Scratch<HeapAlloc>,
 }
 
 impl Default for SessionTransport {
     fn default() -> Self {
         SessionTransport {
             s: Session::new(),
-            tt: vec![TtEntry::EMPTY; 1 << 14],
+            scratch: Reversi::new_scratch(1 << 14).expect("host allocation"),
         }
     }
 }
@@ -79,7 +79,7 @@ impl crate::engine::Transport for SessionTransport {
             let mut clock = HostClock(std::time::Instant::now());
             let mut never = NeverInterrupt;
             let mut meter = Meter::new(self.s.budget(), &mut clock, &mut never);
-            let t = copy.think(&mut self.tt, &mut [], &mut (), &mut meter);
+            let t = copy.think(&mut self.scratch, &mut meter);
             self.s.finish(t, &mut out);
         }
         Ok(String::from_utf8_lossy(out.as_bytes()).into_owned())

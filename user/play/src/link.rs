@@ -176,13 +176,12 @@ impl SimLink {
         };
         // The search runs without the lock, like the module's.
         self.stop.store(false, Ordering::SeqCst);
-        let mut tt: Vec<G::TtEntry> = (0..65536).map(|_| G::TT_EMPTY).collect();
-        let mut plies: Vec<G::Ply> = (0..G::PLIES).map(|_| G::PLY_EMPTY).collect();
-        let mut history = Box::new(G::HISTORY_EMPTY);
+        let mut scratch = G::new_scratch::<kgames_session::HeapAlloc>(65536)
+            .ok_or_else(|| io::Error::other("no memory for the search"))?;
         let mut clock = WallClock(Instant::now());
         let mut flag = Flag(&self.stop);
         let mut meter = Meter::new(budget, &mut clock, &mut flag);
-        let thought = copy.think(&mut tt, &mut plies, &mut history, &mut meter);
+        let thought = copy.think(&mut scratch, &mut meter);
         let mut g = self.game.lock().map_err(|_| io::Error::other("poisoned"))?;
         let s = pick(&mut g).ok_or_else(|| io::Error::other("wrong game"))?;
         if self.stop.swap(false, Ordering::SeqCst) {

@@ -21,6 +21,7 @@ use kgames_session::session::game::Game;
 use kgames_session::session::reply::Reply;
 use kgames_session::session::reversi_game::Reversi;
 use kgames_session::session::state::{Action, Env, Session};
+use kgames_session::HeapAlloc;
 use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
 use kgames_uapi::user::ioctl_none;
 
@@ -37,8 +38,7 @@ impl Clock for WallClock {
 enum Side {
     Host {
         s: Box<Session<Reversi>>,
-        tt: Vec<<Reversi as Game>::TtEntry>,
-        plies: Vec<<Reversi as Game>::Ply>,
+        scratch: <Reversi as Game>::Scratch<HeapAlloc>,
     },
     Device(File),
 }
@@ -48,7 +48,7 @@ impl Side {
     fn cmd(&mut self, line: &str) -> Result<(String, Duration), String> {
         let t0 = Instant::now();
         let reply = match self {
-            Side::Host { s, tt, plies } => {
+            Side::Host { s, scratch } => {
                 let env = Env {
                     games: 1,
                     max_games: 1,
@@ -63,7 +63,7 @@ impl Side {
                     };
                     let mut never = NeverInterrupt;
                     let mut meter = Meter::new(s.budget(), clock, &mut never);
-                    let t = copy.think(tt, plies, &mut (), &mut meter);
+                    let t = copy.think(scratch, &mut meter);
                     s.finish(t, &mut out);
                 }
                 out.as_bytes().to_vec()
@@ -109,8 +109,7 @@ fn run() -> Result<(), String> {
         } else {
             Side::Host {
                 s: Box::new(Session::new()),
-                tt: vec![Reversi::TT_EMPTY; entries],
-                plies: vec![Reversi::PLY_EMPTY; Reversi::PLIES],
+                scratch: Reversi::new_scratch(entries).ok_or("no memory for the table")?,
             }
         };
         // The side to move is the CPU: the human takes the other colour.
