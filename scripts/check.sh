@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 log=out/check.log
-. "$here/checks.sh"
+. "$here/tally.sh"
 
 # 1. Set-up, then its idempotence: a second run must install and build nothing.
 run "setup: toolchain" bash scripts/setup-toolchain.sh
@@ -29,8 +29,11 @@ run "setup: a second run of the set-up scripts is a no-op" idem
 
 # 2. Host crates: format, clippy, tests.
 run "host: the kernel-log detector tells injected faults from reports (scripts/detect.sh --self-test)" bash scripts/detect.sh --self-test
+run "docs: the checker catches a broken link, a missing target, an outside citation" bash scripts/docs-check.sh --self-test
+run "docs: links resolve, named make targets exist, nothing cites a path outside the repository" bash scripts/docs-check.sh
 run "host: cargo fmt --check" cargo fmt --all -- --check
 run "host: cargo clippy -D warnings" cargo clippy --workspace --all-targets -q -- -D warnings
+run "host: cargo doc --workspace --no-deps, no warning" env RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps -q
 step "host: cargo test"
 cargo test --workspace -q > out/cargo-test.log 2>&1; rc=$?
 cat out/cargo-test.log >> "$log"
@@ -55,7 +58,7 @@ run "module: build kgames.ko with no warning (rustc, objtool, modpost)" build_mo
 run "module: the kernel's clippy set (CLIPPY=1), warnings fatal" make -s clippy KDIR="$kdir"
 run "module: rustfmt --check with the kernel's config" make -s rustfmt KDIR="$kdir"
 run "module: kgames.ko was built" test -f kgames.ko
-run "tools: build the in-VM test binary" make -s tools
+run "tools: build the user tools, the in-VM test binary and the C select client" make -s tools
 
 # 4. In the VM.
 step "vm: in-VM tests (TAP; boot takes about 20 s under TCG)"

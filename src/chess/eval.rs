@@ -354,7 +354,7 @@ pub fn is_bare(pos: &Position, color: Color) -> bool {
     (pos.by_color(color) & !pos.by_role(Role::King)) == Bitboard::EMPTY
 }
 
-/// How far the terms needing attacks ([`piece_terms`]) are taken to move an evaluation at
+/// How far the terms needing attacks (`piece_terms`) are taken to move an evaluation at
 /// most, for [`evaluate_bounded`].
 pub const LAZY_MARGIN: i32 = 250;
 

@@ -1,6 +1,6 @@
 //! A game: a position, the repetition keys since the last irreversible move, and the result.
 //!
-//! Results follow PROTOCOL.md section 2: checkmate; draws by stalemate, insufficient
+//! Results follow docs/protocol.md, "Chess": checkmate; draws by stalemate, insufficient
 //! material, the fifty-move rule (half-move clock reaching 100, unless that move mates) and
 //! threefold repetition (same placement, side to move, castling rights, and en-passant square
 //! only when an en-passant capture is legal). After a move, [`Game::play`] reports the first

@@ -24,7 +24,7 @@ const fn lines_through() -> [[u16; 8]; CELLS as usize] {
     t
 }
 
-/// [`lines_through`], computed at compile time.
+/// `lines_through`, computed at compile time.
 pub const LINES_THROUGH: [[u16; 8]; CELLS as usize] = lines_through();
 
 /// True when `mask`, which holds `cell`, has a winning line through `cell`.

@@ -1,7 +1,7 @@
 //! The reversi engine (core-only; compiled into kgames.ko and into the host crate kgames-reversi).
 //!
 //! Modules: [`bitboard`] (shift-and-mask move generation), [`position`] (the game state),
-//! [`notation`] (the protocol's text forms), [`perft`], [`eval`] (static evaluation),
+//! [`notation`] (the protocol's text forms), [`mod@perft`], [`eval`] (static evaluation),
 //! [`search`] (the CPU player: iterative deepening negascout), `endgame` (the exact solver),
 //! `lastmoves` (the solver's last four empties), [`tt`] (the transposition table entry
 //! type).

@@ -13,7 +13,7 @@
 //! | 6 | 1 | `move_count` | plies played, 0..=16 |
 //! | 7 | 1 | `state` | 0 running, 1 O won, 2 X won, 3 draw |
 //! | 8 | 4 | `round` | how many times this slot has restarted |
-//! | 12 | 4 | `board` | the packed board ([`Board4::packed`]) |
+//! | 12 | 4 | `board` | the packed board (`kxo::board::Board4::packed`) |
 //! | 16 | 8 | `seq` | global sequence number (a gap shows lost records) |
 //! | 24 | 8 | `lost` | records this reader has lost so far (cumulative) |
 //! | 32 | 8 | `moves` | the cells played, ply k in bits 4k..4k+3; bits above `move_count` plies are 0 |

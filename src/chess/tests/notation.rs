@@ -1,4 +1,4 @@
-//! The classic protocol notation (PROTOCOL.md section 2): every INVFMT and ILLMOVE case as a
+//! The classic protocol notation (docs/protocol.md, "Chess"): every INVFMT and ILLMOVE case as a
 //! table, the accepted forms both ways, UCI, the `01` board and the `06` line.
 
 use kgames_chess::common::text::BufWriter;

@@ -9,7 +9,7 @@
 //! results of the late positions are exact. Every position where the side to move has a move
 //! is written as 17 bytes: the mover's discs and the opponent's (u64 little-endian each) and
 //! the final disc difference for the mover, empties to the winner (i8). Deterministic for a
-//! seed and solver version (README.md, "The reversi engine", has the regeneration commands).
+//! seed and solver version (docs/engines/reversi.md has the regeneration commands).
 
 use kgames_reversi::bitboard::Squares;
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};

@@ -1,5 +1,6 @@
-//! The documented reply formats (PROTOCOL.md sections 0-3): every reply a device can give is
-//! checked byte by byte against the form of the command that produced it.
+//! The documented reply formats (docs/protocol.md, "Framing and errors" to "/dev/kxo"):
+//! every reply a device can give is checked byte by byte against the form of the command
+//! that produced it.
 
 use kgames_session::session::game::Game;
 use kgames_session::session::reply::{Word, REPLY_MAX};

@@ -1,4 +1,4 @@
-//! The `chess` suite (PROTOCOL.md section 2).
+//! The `chess` suite (docs/protocol.md, "Chess").
 
 use crate::dev::Dev;
 use crate::{as_uid, ensure, same, Outcome, Test};

@@ -1,4 +1,5 @@
-//! The `base` suite (all three devices) and the `reversi` suite (PROTOCOL.md 0 and 1).
+//! The `base` suite (all three devices) and the `reversi` suite
+//! (docs/protocol.md, "Framing and errors", "Reversi").
 
 use std::io::ErrorKind;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};

@@ -197,7 +197,7 @@ pub fn weights_file(weights: &[[i16; 2]], how: &str) -> String {
     let mut out = String::new();
     out.push_str(
         "//! The evaluation's weights (middle game, endgame) in centipawns, in the layout of\n\
-         //! [`super::terms`]. Written by `chess-tune` (README.md, \"Tuning the chess evaluation\"):\n\
+         //! [`super::terms`]. Written by `chess-tune` (docs/tools/chess-tuning.md):\n\
          //! regenerate rather than edit.\n",
     );
     for line in how.lines() {

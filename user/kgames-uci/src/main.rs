@@ -1,6 +1,6 @@
 //! `kgames-uci`: a UCI chess engine. By default it plays through `/dev/chess` (device mode:
 //! the kernel's engine answers); `--host` runs the same engine crate in-process.
-//! See README.md (section "UCI").
+//! See docs/tools/uci.md.
 
 mod device;
 mod engine;

@@ -1,4 +1,5 @@
-//! The serial Othello protocol of the AVR boards (PROTOCOL.md section 4) spoken by kgames:
+//! The serial Othello protocol of the AVR boards (docs/protocol.md, "Serial Othello
+//! protocol") spoken by kgames:
 //! the words ([`wire`]), bounded line framing ([`lines`]), the engine behind a trait
 //! ([`engine`], [`device`] for `/dev/reversi`), the engine side's state machine ([`link`]),
 //! the serial line ([`serial`]), the referee of two participants ([`referee`]) and the

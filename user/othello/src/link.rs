@@ -6,7 +6,7 @@
 //! [`Link::tick`] at [`Link::deadline`] for resends, and writes out [`Link::take_output`].
 //! Times are milliseconds on any monotonic base.
 //!
-//! Rules (README.md, "othello-link"):
+//! Rules (docs/tools/othello-link.md):
 //! - replies `OK`/`ER`/`IL`/`IT`/`PL` go out at once; `MM`, `MP`, `WN`, `LS`, `TE`, `QT` are
 //!   kept until the opponent's `OK` (its next `MV`/`PS` counts as one), one at a time, and
 //!   resent every `resend_ms` up to `retries` times; then the game is abandoned;

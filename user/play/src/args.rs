@@ -26,7 +26,8 @@ pub struct Args {
     /// Your side: X or O (reversi, kxo), W or B (chess). Default: reversi X, chess W, kxo X.
     #[arg(long = "as", value_name = "SIDE")]
     pub side: Option<String>,
-    /// The CPU's budget per move: milliseconds (1-9000) or N<nodes> (reversi, chess).
+    /// The CPU's budget per move: milliseconds (1-9000) or N followed by a node count, e.g.
+    /// N5000 (reversi, chess).
     #[arg(long, value_name = "MS|N<nodes>", value_parser = parse_budget)]
     pub budget: Option<String>,
     /// Play your user's shared game instead of a private one.

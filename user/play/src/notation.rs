@@ -1,4 +1,5 @@
-//! What a person types, translated to the device's notation (PROTOCOL.md sections 1-3).
+//! What a person types, translated to the device's notation (docs/protocol.md, "Reversi",
+//! "Chess", "/dev/kxo").
 //!
 //! - reversi: `d3` (also `D3`) or `3 2` (column, row, 0-7) to the `02` argument `3 2`;
 //! - chess: UCI `e2e4`, `e7e8q`, `e1g1`, castling `O-O` / `O-O-O` (or `0-0`), resolved against

@@ -1,5 +1,6 @@
 //! `othello-link`: one serial line to a private game on `/dev/reversi`, speaking the serial
-//! Othello protocol (PROTOCOL.md section 4) as the engine. See README.md, "othello-link".
+//! Othello protocol (docs/protocol.md, "Serial Othello protocol") as the engine. See
+//! docs/tools/othello-link.md.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -32,8 +33,8 @@ struct Args {
     /// The reversi device.
     #[arg(long, default_value = "/dev/reversi")]
     device: String,
-    /// The engine's budget per move: milliseconds, or N<nodes> (deterministic); default:
-    /// the move time less --margin.
+    /// The engine's budget per move: milliseconds, or N followed by a node count
+    /// (deterministic); default: the move time less --margin.
     #[arg(long)]
     budget: Option<String>,
     /// Milliseconds kept free between the engine's budget and the move time.

@@ -1,5 +1,5 @@
 //! `othello-match`: two participants of the serial Othello protocol against each other, with
-//! this program as the referee in the middle. See README.md, "othello-match".
+//! this program as the referee in the middle. See docs/tools/othello-link.md.
 
 use std::fs::File;
 use std::io::{self, Write};

@@ -46,7 +46,7 @@ struct Args {
     /// for the VM under emulation).
     #[arg(long)]
     quick: bool,
-    /// Save the screen of each game before it quits as DIR/GAME.txt (README captures).
+    /// Save the screen of each game before it quits as DIR/GAME.txt (the captures in docs/tools/play.md).
     #[arg(long, value_name = "DIR")]
     screens: Option<PathBuf>,
     /// Arguments for every play run (`--sim`).
@@ -217,7 +217,7 @@ impl<'a> Run<'a> {
     }
 
     /// `q`, then the exit status and the terminal.
-    /// Keeps `screen` for the README when asked to (`--screens`).
+    /// Keeps `screen` for the docs when asked to (`--screens`).
     fn save(&self, screen: &str) {
         if let Some(d) = &self.ctx.screens {
             let _ = std::fs::create_dir_all(d);

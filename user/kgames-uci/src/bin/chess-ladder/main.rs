@@ -2,7 +2,7 @@
 //! fixed time per move, from fixed varied openings with colours alternated, adjudicating
 //! only by the rules of chess (mate, stalemate, insufficient material, fifty moves,
 //! threefold repetition), and prints per level wins, draws, losses, the score and the Elo
-//! difference with its 95% margin. See README.md (section "The match ladder").
+//! difference with its 95% margin. See docs/tools/uci.md.
 
 mod elo;
 mod openings;
