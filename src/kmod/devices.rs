@@ -4,9 +4,10 @@
 //! load by [`init_locks`]) and the [`DeviceGame`] binding of each game to its table,
 //! including the N x N game's CPU player (the Monte Carlo work items of [`mc`]).
 
-use kernel::prelude::*;
+use kernel::{prelude::*, sync::Arc};
 
 use super::game_device::{DeviceGame, Games};
+use super::kxo_hub::Hub;
 use super::{kxo, mc};
 use crate::common::budget::Budget;
 use crate::session::{
@@ -29,18 +30,17 @@ kernel::sync::global_lock! {
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
-    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn>> = Games::new();
+    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn, Arc<Hub>>> = Games::new();
 }
 
 impl DeviceGame for Nxn {
+    type Device = Arc<Hub>;
     type Lock = NXN_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<NXN_GAMES> {
         &NXN_GAMES
     }
-    fn status_extra(out: &mut StatusExtra) {
-        if let Some(hub) = kxo::KXO_HUB.lock().clone() {
-            hub.write_status(out);
-        }
+    fn status_extra(hub: &Arc<Hub>, out: &mut StatusExtra) {
+        hub.write_status(out);
     }
 
     /// The Monte Carlo player over the game's work items.
@@ -50,8 +50,10 @@ impl DeviceGame for Nxn {
         budget: Budget,
         _stop: &core::sync::atomic::AtomicBool,
         _cap_ms: u32,
+        hub: &Arc<Hub>,
     ) -> Thought<McMove> {
         mc::choose(
+            hub.mc_queue(),
             copy.board(),
             copy.playouts(),
             copy.workers(),
@@ -62,6 +64,7 @@ impl DeviceGame for Nxn {
 }
 
 impl DeviceGame for Reversi {
+    type Device = ();
     type Lock = REVERSI_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<REVERSI_GAMES> {
         &REVERSI_GAMES
@@ -69,6 +72,7 @@ impl DeviceGame for Reversi {
 }
 
 impl DeviceGame for Chess {
+    type Device = ();
     type Lock = CHESS_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<CHESS_GAMES> {
         &CHESS_GAMES

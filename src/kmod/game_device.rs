@@ -125,7 +125,7 @@ impl<G: Game> Cell<G> {
 ///
 /// Invariant: `slots.len()` is the `max_games` parameter once loaded; every `Some` slot
 /// holds a distinct owner.
-pub(crate) struct Games<G: Game> {
+pub(crate) struct Games<G: Game, D = ()> {
     slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
     limits: Limits,
     epoch: Option<Instant<Monotonic>>,
@@ -137,6 +137,9 @@ pub(crate) struct Games<G: Game> {
     config: Option<G::Config>,
     /// Counts commands: each gets the next value as its [`Env::nonce`].
     nonce: u64,
+    /// What the device's searches and status need beyond the table
+    /// ([`DeviceGame::Device`]; set at load, after the table).
+    device: Option<D>,
 }
 
 /// The preallocated search contexts of one device, with their own lock and a condition
@@ -257,7 +260,7 @@ impl Alloc for KernelAlloc {
 /// kernel's allocator.
 pub(crate) type Scratch<G> = <G as Game>::Scratch<KernelAlloc>;
 
-impl<G: Game> Games<G> {
+impl<G: Game, D> Games<G, D> {
     /// An empty table (before load).
     pub(crate) const fn new() -> Self {
         Games {
@@ -268,6 +271,7 @@ impl<G: Game> Games<G> {
             max_move_ms: 0,
             config: None,
             nonce: 0,
+            device: None,
         }
     }
 
@@ -313,13 +317,17 @@ pub(crate) trait DeviceGame: Game + Send + Unpin + 'static
 where
     Self::Side: Send,
 {
+    /// What the device's searches and `09` need beyond the table, given at load (the N x N
+    /// game: the kxo hub, with the Monte Carlo queue and the machine's figures; `()` for the
+    /// others).
+    type Device: Clone + Send + Unpin;
     /// The global lock type of the table.
-    type Lock: GlobalLockBackend<Item = Games<Self>>;
+    type Lock: GlobalLockBackend<Item = Games<Self, Self::Device>>;
     /// The table.
     fn games() -> &'static GlobalLock<Self::Lock>;
 
     /// Device-wide `key=value` pairs appended to `09` (none by default).
-    fn status_extra(_out: &mut StatusExtra) {}
+    fn status_extra(_device: &Self::Device, _out: &mut StatusExtra) {}
 
     /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
     /// default the game's own [`Game::think`], stopped by the budget or a pending signal
@@ -332,6 +340,7 @@ where
         budget: Budget,
         stop: &AtomicBool,
         cap_ms: u32,
+        _device: &Self::Device,
     ) -> Thought<Self::Move> {
         let mut clock = StopClock::new(stop, cap_ms);
         let mut signal = SignalInterrupt;
@@ -365,6 +374,17 @@ where
         let mut t = Self::games().lock();
         t.slots = KVec::new();
         t.pool = None;
+        t.device = None;
+    }
+
+    /// Gives the table what the device's searches and status need (at load).
+    fn attach(device: Self::Device) {
+        Self::games().lock().device = Some(device);
+    }
+
+    /// What the device's searches and status need, once attached.
+    fn device() -> Option<Self::Device> {
+        Self::games().lock().device.clone()
     }
 }
 
@@ -429,7 +449,9 @@ where
     pub(crate) fn command(&self, raw: &[u8]) -> Result {
         let mut inner = self.inner.lock();
         let (cell, mut env) = Self::cell(&mut inner, true)?;
-        G::status_extra(&mut env.extra);
+        if let Some(device) = G::device() {
+            G::status_extra(&device, &mut env.extra);
+        }
         let cell = cell.ok_or(ENOSPC)?;
         let copy = {
             let mut st = cell.state.lock();
@@ -523,12 +545,13 @@ where
     /// Waits (interruptibly, on the pool's condition variable) for a search context,
     /// searches, and gives the context back.
     fn think(copy: &G, uid: u32, budget: Budget, stop: &AtomicBool) -> Result<Thought<G::Move>> {
-        let (pool, cap_ms) = {
+        let (pool, cap_ms, device) = {
             let t = G::games().lock();
-            (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms)
+            let device = t.device.clone().ok_or(ENODEV)?;
+            (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms, device)
         };
         let mut scratch = pool.take(uid)?;
-        let thought = G::search(copy, &mut scratch, budget, stop, cap_ms);
+        let thought = G::search(copy, &mut scratch, budget, stop, cap_ms, &device);
         pool.give(uid, scratch);
         Ok(thought)
     }

@@ -20,6 +20,7 @@ use kernel::{
 };
 
 use super::clock::KernelClock;
+use super::owned_queue::OwnedQueue;
 use crate::common::budget::{Budget, Interrupt, Meter};
 use crate::kxo::board::Side;
 use crate::kxo::nxn::{deal, pick, score_tile, tile_rng, BoardN, Split, MAX_TILES};
@@ -121,8 +122,10 @@ impl WorkItem for McJob {
     }
 }
 
-/// The Monte Carlo move for the side to move of `board`, over `workers` work items.
+/// The Monte Carlo move for the side to move of `board`, over `workers` work items on `queue`
+/// (the kxo hub's, which the N x N table holds).
 pub(crate) fn choose(
+    queue: &OwnedQueue,
     board: &BoardN,
     playouts: u8,
     workers: u8,
@@ -139,9 +142,6 @@ pub(crate) fn choose(
         tile: legal.trailing_zeros() as u8,
         split: Split::default(),
     });
-    let Some(hub) = super::kxo::KXO_HUB.lock().clone() else {
-        return fallback;
-    };
     let run = match Arc::pin_init(
         pin_init!(McRun {
             board: *board,
@@ -174,7 +174,7 @@ pub(crate) fn choose(
             GFP_KERNEL,
         );
         let queued = match job {
-            Ok(job) => hub.mc_queue().queue().enqueue(job).is_ok(),
+            Ok(job) => queue.queue().enqueue(job).is_ok(),
             Err(_) => false,
         };
         if !queued {

@@ -91,6 +91,9 @@ impl kernel::InPlaceModule for KGames {
             Nxn::setup_table(plan.limits, plan.nxn)?;
             let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
             *kxo::KXO_HUB.lock() = Some(rt.hub());
+            Reversi::attach(());
+            Chess::attach(());
+            Nxn::attach(rt.hub());
             if module_params::test_fail_init.value() {
                 // Test only: everything is allocated; the guards must free it all.
                 return Err(ENOMEM);
