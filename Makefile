@@ -45,8 +45,9 @@ setup:
 	bash scripts/setup-toolchain.sh
 	bash scripts/kernel-build.sh >/dev/null
 
+# The programs the VM runs; not the engines' tools (src/*/bin), which the VM does not use.
 tools:
-	cargo build --release -q --workspace --bins
+	cargo build --release -q --workspace --exclude kgames-reversi --exclude kgames-chess --exclude kgames-kxo --bins
 	gcc -O2 -Wall -Wextra -Werror -o target/release/xo-select tests/vm/xo-select.c
 
 # CMD reaches the recipe through the environment, so any quoting in it survives.
@@ -67,7 +68,7 @@ check-features:
 bench:
 	bash scripts/reversi-bench.sh
 	cargo run --release -q -p kgames-chess --example chess_perft_bench
-	cargo run --release -q -p kgames-chess --example chess_bench
+	cargo run --release -q -p kgames-chess --bin chess_bench
 
 # FFO #40 and #41 through /dev/reversi in the VM and in-process on the host (same node budget).
 bench-vm: setup modules tools

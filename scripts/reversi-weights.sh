@@ -16,8 +16,8 @@ install=0
 [ "${1:-}" = --install ] && install=1
 out=out/reversi-weights
 mkdir -p "$out"
-cargo build --release -q -p kgames-reversi --example reversi_selfplay --example reversi_train
-bin=target/release/examples
+cargo build --release -q -p kgames-reversi --bin reversi_selfplay --bin reversi_train
+bin=target/release
 "$bin/reversi_selfplay" 6500 4000 1 "$out/selfplay1.bin" classic
 "$bin/reversi_selfplay" 5400 4000 2 "$out/selfplay2.bin" classic
 cat "$out/selfplay1.bin" "$out/selfplay2.bin" >"$out/selfplay_all.bin"

@@ -1,7 +1,7 @@
 //! The pattern evaluation: integer weights per game phase for every configuration of a few
 //! square patterns (edges, corners, lines, diagonals) and for both sides' mobility, learned on
-//! the host from self-play games (`examples/reversi_selfplay.rs` makes the data,
-//! `examples/reversi_train.rs` the weights) and embedded as `weights.bin`.
+//! the host from self-play games (`bin/reversi_selfplay.rs` makes the data,
+//! `bin/reversi_train.rs` the weights) and embedded as `weights.bin`.
 //!
 //! Patterns (and their instances: every image under the eight symmetries of the board, one per
 //! distinct square set): the edge (4), the 3x3 corner (4), rows 2, 3 and 4 (4 each), the

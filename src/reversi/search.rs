@@ -694,7 +694,3 @@ pub fn solve(
         _ => Err(meter.stopped().unwrap_or(SearchEnd::OutOfBudget)),
     }
 }
-
-#[cfg(test)]
-#[path = "search_tests.rs"]
-mod tests;

@@ -17,8 +17,8 @@
 //! is stopped and reported as `>cap`. Edax (the reference Othello program, C) is not a crate:
 //! its FFO #40-#44 time is printed as a fixed reference figure, marked as such.
 
-#[path = "../ffo_data.rs"]
-mod ffo_data;
+#[path = "../tests/data/ffo.rs"]
+mod ffo;
 
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_reversi::{perft, solve, square_name, Position, SearchContext, TtEntry};
@@ -235,7 +235,7 @@ fn rate(nodes: u64, d: Duration) -> String {
 }
 
 /// Solves FFO cases one by one (one thread, cleared table) and prints each; the total time.
-fn ffo(cases: &[ffo_data::FfoCase], tt: &mut [TtEntry]) -> Duration {
+fn ffo(cases: &[ffo::FfoCase], tt: &mut [TtEntry]) -> Duration {
     let (mut total_nodes, mut total) = (0u64, Duration::ZERO);
     for case in cases {
         let pos = Position::parse_setup(case.setup).expect("FFO board");
@@ -302,7 +302,7 @@ fn main() {
 
     let mut tt = vec![TtEntry::EMPTY; 1 << 22];
     println!("== FFO #40-#44 exact, one thread, 2^22-entry table (64 MiB)");
-    let t = ffo(&ffo_data::FFO_40_44, &mut tt);
+    let t = ffo(&ffo::FFO_40_44, &mut tt);
     let permille = t.as_millis() * 1000 / EDAX_FFO_40_44_MS;
     println!(
         "ours/Edax {}.{:03} (reference, not this run: search-only Edax 4.6, one thread, 19.8 s)",
@@ -311,7 +311,7 @@ fn main() {
     );
     if std::env::var_os("BENCH_SKIP_45").is_none() {
         println!("== FFO #45-#49 exact, one thread, 2^22-entry table");
-        ffo(&ffo_data::FFO_45_49, &mut tt);
+        ffo(&ffo::FFO_45_49, &mut tt);
     }
     println!("== 20 random 14-empty endgames, exact (peer: ai-othello, capped at {cap:?})");
     small_endgames(cap);

@@ -1,14 +1,11 @@
 //! The CPU player's endgame moves judged by the exact solver: each move is compared with the
-//! game-theoretic value of the position it was played in. Shared by the test
-//! `cpu_plays_the_endgame_at_one_second_per_move` (`search_tests.rs`) and the example
-//! `reversi_endgame`; not part of the engine's module tree.
+//! game-theoretic value of the position it was played in. Test support, not part of the
+//! engine: included by path (`#[path]`) by the test
+//! `cpu_plays_the_endgame_at_one_second_per_move` (`tests/search.rs`) and the tool
+//! `reversi_endgame` (`bin/`).
 
-// The includer has these names in scope (the test module by its glob import of the search
-// module, the example by its own imports).
-use super::{
-    solve, Budget, Meter, NeverInterrupt, NodeClock, Outcome, Position, SearchContext,
-    SearchResult, TtEntry,
-};
+use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
+use kgames_reversi::{solve, Outcome, Position, SearchContext, SearchResult, TtEntry};
 
 /// One CPU move and what the solver says of it.
 #[derive(Clone, Copy, Debug)]

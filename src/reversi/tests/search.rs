@@ -1,13 +1,37 @@
-//! Tests of the search and the solver (included from search.rs).
+//! The CPU player and the exact solver through the public API: always a legal move, budgets
+//! (node, fake time, interrupt) respected and deterministic, the solver against a naive
+//! minimax, FFO #40-#44, strength against a random player and a shallower search, and the
+//! endgame at one second per move judged by the solver.
 
-use super::*;
-use crate::common::budget::{Budget, Interrupt, NeverInterrupt, NodeClock};
-use crate::common::rng::Rng;
-use crate::reversi::notation::square_name;
+use kgames_reversi::bitboard::{self, square_bit, Squares};
+use kgames_reversi::common::budget::{
+    Budget, Interrupt, Meter, NeverInterrupt, NodeClock, SearchEnd,
+};
+use kgames_reversi::common::rng::Rng;
+use kgames_reversi::search::LARGE_BUDGET_NODES;
+use kgames_reversi::{
+    best_move, parse_square, solve, square_name, Color, Outcome, Position, SearchContext,
+    SearchResult, Solution, TtEntry,
+};
 
-#[path = "ffo_data.rs"]
-mod ffo_data;
-use ffo_data::FFO_40_44;
+#[path = "data/ffo.rs"]
+mod ffo;
+use ffo::FFO_40_44;
+
+#[path = "data/endgame_check.rs"]
+mod endgame_check;
+
+/// The final disc difference for `me` with the empties given to the winner (the FFO
+/// convention), written out here as the reference for [`naive`].
+fn final_score(me: u64, opp: u64) -> i32 {
+    let (m, o) = (me.count_ones() as i32, opp.count_ones() as i32);
+    let e = 64 - m - o;
+    match (m - o).signum() {
+        1 => m - o + e,
+        -1 => m - o - e,
+        _ => 0,
+    }
+}
 
 /// Full-width negamax to the end, no pruning: the reference for the solver.
 fn naive(me: u64, opp: u64) -> i32 {
@@ -192,7 +216,7 @@ fn node_budget_is_deterministic() {
 #[test]
 fn pass_only_when_forced() {
     // X a1, O b1, O to move: no move for O.
-    let p = Position::from_bitboards(1, 2, crate::reversi::Color::O).unwrap();
+    let p = Position::from_bitboards(1, 2, Color::O).unwrap();
     let mut tt = [TtEntry::EMPTY; 16];
     let r = run(&p, &mut tt, Budget::Nodes(100));
     assert_eq!(r.outcome, Outcome::Pass);
@@ -249,7 +273,7 @@ fn solver_with_twelve_empties() {
 }
 
 /// Solves one FFO position with a fresh 1 Mi-entry table; returns the solution and nodes.
-pub(crate) fn solve_ffo(setup: &[u8; 66], tt: &mut [TtEntry]) -> (Solution, u64) {
+fn solve_ffo(setup: &[u8; 66], tt: &mut [TtEntry]) -> (Solution, u64) {
     let p = Position::parse_setup(setup).unwrap();
     let (mut c, mut it) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
     let mut m = Meter::new(Budget::Nodes(u64::MAX / 2), &mut c, &mut it);
@@ -260,18 +284,17 @@ pub(crate) fn solve_ffo(setup: &[u8; 66], tt: &mut [TtEntry]) -> (Solution, u64)
 }
 
 /// Solves the FFO cases `range` (indices into `FFO_40_44`) and checks score and move.
-fn check_ffo(range: core::ops::Range<usize>) {
-    extern crate std;
-    let mut tt = std::vec![TtEntry::EMPTY; 1 << 20];
+fn check_ffo(range: std::ops::Range<usize>) {
+    let mut tt = vec![TtEntry::EMPTY; 1 << 20];
     for c in FFO_40_44.get(range).unwrap() {
         let (name, setup, score, best) = (c.name, c.setup, c.score, c.best);
         let t = std::time::Instant::now();
         let (s, nodes) = solve_ffo(setup, &mut tt);
-        std::println!(
+        println!(
             "FFO {name}: {} {} nodes {nodes} in {:?}",
             s.score,
             s.best
-                .map(|sq| std::string::String::from_utf8_lossy(&square_name(sq)).into_owned())
+                .map(|sq| String::from_utf8_lossy(&square_name(sq)).into_owned())
                 .unwrap_or_default(),
             t.elapsed()
         );
@@ -300,7 +323,7 @@ fn ffo_boards_parse_and_best_moves_are_legal() {
         let (name, setup, best) = (c.name, c.setup, c.best);
         let p = Position::parse_setup(setup).unwrap();
         for b in best {
-            let sq = crate::reversi::parse_square(*b).unwrap();
+            let sq = parse_square(*b).unwrap();
             assert!(p.is_legal(sq), "{name}");
         }
     }
@@ -308,12 +331,7 @@ fn ffo_boards_parse_and_best_moves_are_legal() {
 
 /// Plays a game: X is the CPU with `budget` per move, O plays uniformly random legal moves.
 /// Returns the final disc difference for X.
-fn game_vs_random(
-    rng: &mut Rng,
-    tt: &mut [TtEntry],
-    budget: u64,
-    cpu: crate::reversi::Color,
-) -> i32 {
+fn game_vs_random(rng: &mut Rng, tt: &mut [TtEntry], budget: u64, cpu: Color) -> i32 {
     let mut p = Position::start();
     while !p.is_over() {
         p = if p.side_to_move() == cpu {
@@ -335,8 +353,8 @@ fn game_vs_random(
     }
     let d = p.count_x() as i32 - p.count_o() as i32;
     match cpu {
-        crate::reversi::Color::X => d,
-        crate::reversi::Color::O => -d,
+        Color::X => d,
+        Color::O => -d,
     }
 }
 
@@ -346,11 +364,7 @@ fn beats_a_random_player() {
     let mut tt = [TtEntry::EMPTY; 1 << 12];
     let mut wins = 0;
     for g in 0..12 {
-        let cpu = if g % 2 == 0 {
-            crate::reversi::Color::X
-        } else {
-            crate::reversi::Color::O
-        };
+        let cpu = if g % 2 == 0 { Color::X } else { Color::O };
         if game_vs_random(&mut rng, &mut tt, 3000, cpu) > 0 {
             wins += 1;
         }
@@ -372,11 +386,7 @@ fn deeper_search_beats_shallow_search() {
             let k = rng.below(mv.count_ones()) as usize;
             p = p.play(Squares(mv).nth(k).unwrap()).unwrap();
         }
-        let strong = if g % 2 == 0 {
-            crate::reversi::Color::X
-        } else {
-            crate::reversi::Color::O
-        };
+        let strong = if g % 2 == 0 { Color::X } else { Color::O };
         while !p.is_over() {
             let (tt, budget) = if p.side_to_move() == strong {
                 (&mut tt_a[..], 20_000)
@@ -390,22 +400,15 @@ fn deeper_search_beats_shallow_search() {
             };
         }
         let d = p.count_x() as i32 - p.count_o() as i32;
-        let d = if strong == crate::reversi::Color::X {
-            d
-        } else {
-            -d
-        };
+        let d = if strong == Color::X { d } else { -d };
         score += d.signum();
     }
     assert!(score >= 4, "net wins {score} of 8");
 }
 
-#[path = "endgame_check.rs"]
-mod endgame_check;
-
 /// The host's speed in the endgame, for a clock that counts nodes: the x86-64 (kernel
 /// instruction set) release build searched 7.0 M nodes/s (142 ns per node) over the moves of
-/// the example `reversi_endgame` on this machine kind.
+/// the tool `reversi_endgame` on this machine kind.
 const HOST_NS_PER_NODE: u64 = 142;
 
 /// One CPU move as the module makes it: a cleared table of the module's default size and a
@@ -429,9 +432,8 @@ fn timed_move(pos: &Position, tt: &mut [TtEntry], ms: u32) -> SearchResult {
 /// prove and is not asserted.
 #[test]
 fn cpu_plays_the_endgame_at_one_second_per_move() {
-    extern crate std;
-    let mut tt = std::vec![TtEntry::EMPTY; 1 << 16];
-    let mut judge = std::vec![TtEntry::EMPTY; 1 << 20];
+    let mut tt = vec![TtEntry::EMPTY; 1 << 16];
+    let mut judge = vec![TtEntry::EMPTY; 1 << 20];
     let c = &FFO_40_44[0];
     let start = Position::parse_setup(c.setup).unwrap();
     let end = endgame_check::play_out(

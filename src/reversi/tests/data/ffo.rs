@@ -1,7 +1,8 @@
 //! The FFO endgame test positions #40-#49 (public test suite by the French Othello
 //! Federation; X is black), with the exact score for the side to move (empties to the winner)
-//! and the best moves. Shared by the tests (`search_tests.rs`) and the examples; not part of
-//! the engine's module tree.
+//! and the best moves. Test data, not part of the engine: included by path (`#[path]`) by the
+//! tests (`tests/search.rs`), the tools `reversi_ffo` and `reversi_endgame` (`bin/`), the
+//! example `reversi_bench` and the vmtest tool `reversi-ffo-vm`.
 
 /// One FFO test position.
 pub struct FfoCase {

@@ -1,7 +1,7 @@
 //! A small match at a fixed node budget per move: the default search (null move and
 //! late-move reductions) against the plain full-width search, from random 4-ply openings
 //! (fixed seed), each opening played with both colours.
-//! `cargo run --release -p kgames-chess --example chess_selfplay -- [games] [nodes]`
+//! `cargo run --release -p kgames-chess --bin chess_selfplay -- [games] [nodes]`
 
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::rng::Rng;

@@ -1,7 +1,7 @@
 //! Strength: our CPU player against two opponents written for this test, from varied openings,
 //! alternating colours, and the score per opponent.
 //!
-//! `cargo run --release -p kgames-reversi --example reversi_strength -- [games, default 200]
+//! `cargo run --release -p kgames-reversi --bin reversi_strength -- [games, default 200]
 //! [ms per move, default 100 | N<nodes>]`
 //!
 //! Opponents: `greedy` (the move that flips the most discs; ties to the lowest square) and

@@ -1,4 +1,4 @@
-//! Perft from the start position: `cargo run --release -p kgames-reversi --example reversi_perft -- 11`
+//! Perft from the start position: `cargo run --release -p kgames-reversi --bin reversi_perft -- 11`
 //! prints the leaf count of every depth up to the given one, with times.
 
 use kgames_reversi::{perft, Position};

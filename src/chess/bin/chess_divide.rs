@@ -1,6 +1,6 @@
 //! Perft divide: the leaf count below each legal move, then the total and the time.
 //!
-//! `cargo run --release -p kgames-chess --example chess_divide -- "<fen>" <depth>`
+//! `cargo run --release -p kgames-chess --bin chess_divide -- "<fen>" <depth>`
 
 use kgames_chess::common::text::BufWriter;
 use kgames_chess::movegen::perft;

@@ -1,4 +1,4 @@
-//! MCTS speed on the host: `cargo run -p kgames-kxo --release --example kxo_mcts_bench [ITERS]`.
+//! MCTS speed on the host: `cargo run -p kgames-kxo --release --bin kxo_mcts_bench [ITERS]`.
 //!
 //! The first move on the empty 4 x 4 board with 100,000 iterations (or ITERS), five times;
 //! prints the median time, iterations per second, and the move with its win rate. The

@@ -1,9 +1,9 @@
 //! Solves the FFO endgame positions #40-#49 exactly and prints scores, moves, nodes and times:
-//! `cargo run --release -p kgames-reversi --example reversi_ffo [-- <table entries, default 2^22>
+//! `cargo run --release -p kgames-reversi --bin reversi_ffo [-- <table entries, default 2^22>
 //! [<first> <last>]]` (default #40-#44; e.g. `-- 4194304 45 49` for #45-#49).
 
-#[path = "../ffo_data.rs"]
-mod ffo_data;
+#[path = "../tests/data/ffo.rs"]
+mod ffo;
 
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_reversi::{solve, square_name, Position, SearchContext, TtEntry};
@@ -23,11 +23,7 @@ fn main() {
     let (first, last) = (arg(2, 40), arg(3, 44));
     let mut tt = vec![TtEntry::EMPTY; entries];
     let (mut total_nodes, mut total_time) = (0u64, std::time::Duration::ZERO);
-    for (i, case) in ffo_data::FFO_40_44
-        .iter()
-        .chain(&ffo_data::FFO_45_49)
-        .enumerate()
-    {
+    for (i, case) in ffo::FFO_40_44.iter().chain(&ffo::FFO_45_49).enumerate() {
         if !(first..=last).contains(&(40 + i)) {
             continue;
         }

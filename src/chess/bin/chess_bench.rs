@@ -1,5 +1,5 @@
 //! Search benchmark: a fixed node budget on a few positions; prints the move, depth, score,
-//! nodes and speed. `cargo run --release -p kgames-chess --example chess_bench -- [nodes
+//! nodes and speed. `cargo run --release -p kgames-chess --bin chess_bench -- [nodes
 //! [depth]]`: with a depth, each search stops there (time to depth: pruning changes what a
 //! node costs, so nodes per second alone do not compare two versions).
 

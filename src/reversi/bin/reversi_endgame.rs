@@ -1,5 +1,5 @@
 //! The CPU player in the endgame at a fixed time per move, on the host's clock, each move
-//! judged by the exact solver: `cargo run --release -p kgames-reversi --example reversi_endgame
+//! judged by the exact solver: `cargo run --release -p kgames-reversi --bin reversi_endgame
 //! [-- <ms per move, default 1000> <table entries, default 65536 (the module's)>]`.
 //!
 //! FFO #40 (20 empties) is played to the end by the CPU on both sides: every move should be a
@@ -7,14 +7,14 @@
 //! the CPU's first move, which should at least keep the win/loss/draw value at 22 empties.
 //! The table is cleared before each move, as the module does.
 
-#[path = "../endgame_check.rs"]
+#[path = "../tests/data/endgame_check.rs"]
 mod endgame_check;
-#[path = "../ffo_data.rs"]
-mod ffo_data;
+#[path = "../tests/data/ffo.rs"]
+mod ffo;
 
-use kgames_reversi::common::budget::{Budget, Clock, Meter, NeverInterrupt, NodeClock};
+use kgames_reversi::common::budget::{Budget, Clock, Meter, NeverInterrupt};
 use kgames_reversi::search::{Outcome, SearchResult};
-use kgames_reversi::{best_move, solve, square_name, Position, SearchContext, TtEntry};
+use kgames_reversi::{best_move, square_name, Position, SearchContext, TtEntry};
 use std::time::{Duration, Instant};
 
 /// The host's monotonic clock.
@@ -63,7 +63,7 @@ fn main() {
     println!(
         "reversi_endgame: {ms} ms per move, table of {entries} entries cleared before each move"
     );
-    let c40 = &ffo_data::FFO_40_44[0];
+    let c40 = &ffo::FFO_40_44[0];
     println!(
         "FFO #40 played to the end by the CPU on both sides (FFO score {:+}):",
         c40.score
@@ -100,7 +100,7 @@ fn main() {
     }
 
     println!("FFO #41-#44, the CPU's first move:");
-    for c in &ffo_data::FFO_40_44[1..] {
+    for c in &ffo::FFO_40_44[1..] {
         let pos = Position::parse_setup(c.setup).expect("FFO board");
         let r = think(&pos);
         let Outcome::Move(sq) = r.outcome else {

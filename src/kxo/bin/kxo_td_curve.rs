@@ -1,5 +1,5 @@
 //! The TD(0) agent's learning curve and training speed on the host:
-//! `cargo run -p kgames-kxo --release --example kxo_td_curve [GAMES...]`.
+//! `cargo run -p kgames-kxo --release --bin kxo_td_curve [GAMES...]`.
 //!
 //! Trains one table (the module's default size) by self-play and, after 0, 1,000, 10,000 and
 //! 100,000 training games, plays 10,000 games against the random agent as O and as X with

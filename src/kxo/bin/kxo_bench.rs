@@ -1,4 +1,4 @@
-//! Rough timings of the kxo engines on the host: `cargo run -p kgames-kxo --release --example kxo_bench`.
+//! Rough timings of the kxo engines on the host: `cargo run -p kgames-kxo --release --bin kxo_bench`.
 
 use std::time::Instant;
 
