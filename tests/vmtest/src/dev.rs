@@ -2,9 +2,9 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 
 pub use kgames_uapi::ioctl::KGAMES_IOC_PRIVATE;
+use kgames_uapi::user::ioctl_none;
 
 /// An open device.
 pub struct Dev {
@@ -65,13 +65,7 @@ impl Dev {
 
     /// Detaches the file to a private game.
     pub fn make_private(&mut self) -> Result<(), String> {
-        // SAFETY: an ioctl without argument on an open descriptor.
-        let r = unsafe { libc::ioctl(self.f.as_raw_fd(), libc::c_ulong::from(KGAMES_IOC_PRIVATE)) };
-        if r == 0 {
-            Ok(())
-        } else {
-            Err(format!("ioctl private: {}", io::Error::last_os_error()))
-        }
+        ioctl_none(&self.f, KGAMES_IOC_PRIVATE).map_err(|e| format!("ioctl private: {e}"))
     }
 }
 

@@ -3,7 +3,8 @@
 //! must stay clean (the runner checks it); every reply must be well-formed.
 
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+
+use kgames_uapi::user::ioctl_none;
 
 use crate::dev::KGAMES_IOC_PRIVATE;
 use crate::{ensure, Outcome, Test};
@@ -80,8 +81,7 @@ fn worker(seed: u64) -> Outcome {
             0 => {
                 // Detach to a private game, or reopen the file.
                 if g.next().is_multiple_of(2) {
-                    // SAFETY: an ioctl without argument.
-                    unsafe { libc::ioctl(f.as_raw_fd(), libc::c_ulong::from(KGAMES_IOC_PRIVATE)) };
+                    let _ = ioctl_none(f, KGAMES_IOC_PRIVATE);
                 } else {
                     *f = std::fs::OpenOptions::new()
                         .read(true)

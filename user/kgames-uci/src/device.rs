@@ -1,19 +1,17 @@
-//! Device mode: the search runs in the kernel, through a private game on `/dev/chess`.
+//! Device mode: the search runs in the kernel, through a private game on `/dev/chess`
+//! ([`kgames_client::Device`]).
 //!
 //! Each `go` rebuilds the game on the device: `00 W`, `10 <FEN>` for a set-up start, the
 //! moves with `12` (as many lines as the 256-byte limit needs, so the device's game has the
 //! whole repetition history), the budget with `05`, then `03` (black to move: the CPU's
 //! side) or `08` (white to move: the CPU plays for the "human"). `06` gives the move and `09`
 //! the search's depth, score, nodes and principal variation. `stop` is
-//! `KGAMES_IOC_STOP_SEARCH` on the same file from the main thread: the blocked `03`/`08`
-//! returns with the best move so far.
+//! `KGAMES_IOC_STOP_SEARCH` on the same file from the main thread
+//! ([`Transport::stop_search`]): the blocked `03`/`08` returns with the best move so far.
 
 use crate::engine::{any_legal_move, bestmove_line, send, Engine, Info, SearchRequest, Setup};
 use crate::timeman::Limit;
-use kgames_uapi::ioctl::{KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH};
-use kgames_uapi::user::ioctl_none;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use kgames_client::{status_value, Sharing, Transport};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -28,7 +26,7 @@ const MAX_NODES: u64 = 1_000_000_000_000;
 
 /// The engine behind `/dev/chess`.
 pub struct Device {
-    file: Arc<File>,
+    dev: Arc<kgames_client::Device>,
     worker: Option<JoinHandle<()>>,
     stopped: Arc<AtomicBool>,
 }
@@ -36,35 +34,24 @@ pub struct Device {
 impl Device {
     /// Opens `path` and makes the file's game private.
     pub fn open(path: &str) -> Result<Device, String> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {path}: {e}"))?;
-        ioctl_none(&file, KGAMES_IOC_PRIVATE)
-            .map_err(|e| format!("{path}: the private-game ioctl failed: {e}"))?;
+        let dev = kgames_client::Device::open(path, Sharing::Private).map_err(|e| e.to_string())?;
         Ok(Device {
-            file: Arc::new(file),
+            dev: Arc::new(dev),
             worker: None,
             stopped: Arc::new(AtomicBool::new(false)),
         })
     }
 }
 
-/// Sends one command line and reads its reply (one read, as the classic clients do).
-fn command(mut f: &File, line: &str) -> Result<String, String> {
-    f.write_all(format!("{line}\n").as_bytes())
-        .map_err(|e| format!("write {line:?}: {e}"))?;
-    let mut buf = [0u8; 4096];
-    let n = f
-        .read(&mut buf)
-        .map_err(|e| format!("read after {line:?}: {e}"))?;
-    Ok(String::from_utf8_lossy(buf.get(..n).unwrap_or(&[])).into_owned())
+/// Sends one command line and returns its reply.
+fn command(dev: &kgames_client::Device, line: &str) -> Result<String, String> {
+    dev.cmd(line)
+        .map_err(|e| format!("{}: {e}", crate::protocol::clip(line)))
 }
 
 /// Sends a command that must answer one of `ok` words.
-fn expect(f: &File, line: &str, ok: &[&str]) -> Result<String, String> {
-    let reply = command(f, line)?;
+fn expect(dev: &kgames_client::Device, line: &str, ok: &[&str]) -> Result<String, String> {
+    let reply = command(dev, line)?;
     let word = reply.trim_end();
     if ok.contains(&word) {
         Ok(word.to_string())
@@ -90,17 +77,10 @@ pub fn append_lines(moves: &[String]) -> Vec<String> {
     lines
 }
 
-/// The `09` value of `key`, if present.
-fn status_value<'a>(status: &'a str, key: &str) -> Option<&'a str> {
-    status
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
-}
-
 /// Sets up the game on the device and runs the CPU's move; returns the UCI move (or
 /// `None` when the game has no move) and prints the search's `info` line.
 fn search(
-    f: &File,
+    f: &kgames_client::Device,
     setup: &Setup,
     request: SearchRequest,
     start: Instant,
@@ -148,7 +128,12 @@ fn search(
     Ok(mv)
 }
 
-fn run(file: Arc<File>, setup: Setup, request: SearchRequest, stopped: Arc<AtomicBool>) {
+fn run(
+    file: Arc<kgames_client::Device>,
+    setup: Setup,
+    request: SearchRequest,
+    stopped: Arc<AtomicBool>,
+) {
     let start = Instant::now();
     let found = match search(&file, &setup, request, start) {
         Ok(m) => m,
@@ -191,7 +176,7 @@ impl Engine for Device {
         }
         self.stopped.store(false, Ordering::Relaxed);
         let (file, setup, stopped) = (
-            Arc::clone(&self.file),
+            Arc::clone(&self.dev),
             setup.clone(),
             Arc::clone(&self.stopped),
         );
@@ -206,7 +191,7 @@ impl Engine for Device {
     fn stop(&mut self) {
         if self.worker.is_some() {
             self.stopped.store(true, Ordering::Relaxed);
-            if let Err(e) = ioctl_none(&*self.file, KGAMES_IOC_STOP_SEARCH) {
+            if let Err(e) = self.dev.stop_search() {
                 send(&format!(
                     "info string /dev/chess: the stop ioctl failed: {e}"
                 ));
@@ -244,8 +229,5 @@ mod tests {
         let back: Vec<&str> = lines.iter().flat_map(|l| l[3..].split(' ')).collect();
         assert_eq!(back, moves.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(append_lines(&[]).is_empty());
-        assert_eq!(status_value("a=1 depth=7 pv=e2e4,e7e5", "depth"), Some("7"));
-        assert_eq!(status_value("a=1 pv=e2e4,e7e5", "pv"), Some("e2e4,e7e5"));
-        assert_eq!(status_value("a=1", "pv"), None);
     }
 }

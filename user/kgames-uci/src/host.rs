@@ -2,13 +2,14 @@
 
 use crate::engine::{any_legal_move, bestmove_line, send, uci, Engine, Info, SearchRequest, Setup};
 use crate::timeman::Limit;
-use kgames_chess::common::budget::{Budget, Clock, Meter, NeverInterrupt};
+use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt};
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
 use kgames_chess::search::{
     best_move_observed, History, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry,
     MAX_PLY,
 };
+use kgames_client::WallClock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -62,26 +63,6 @@ fn entries_for(mb: u64) -> usize {
     (bytes / std::mem::size_of::<TtEntry>() as u64) as usize
 }
 
-/// Time since the search began, or "the deadline has passed" once `stop` is set: the meter
-/// then ends the search as if the budget were spent, so the best move so far is played.
-struct StopClock {
-    start: Instant,
-    stop: Arc<AtomicBool>,
-}
-
-impl Clock for StopClock {
-    fn now_ns(&mut self, _nodes: u64) -> u64 {
-        if self.stop.load(Ordering::Relaxed) {
-            u64::MAX
-        } else {
-            self.start
-                .elapsed()
-                .as_nanos()
-                .min(u128::from(u64::MAX - 1)) as u64
-        }
-    }
-}
-
 /// Prints an `info` line per finished iteration.
 struct Printer {
     start: Instant,
@@ -123,10 +104,9 @@ fn search(
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);
         }
-        let mut clock = StopClock {
-            start,
-            stop: Arc::clone(&stop),
-        };
+        // Once `stop` is set the clock reads "the deadline has passed": the meter ends the
+        // search as if the budget were spent, so the best move so far is played.
+        let mut clock = WallClock::stoppable(&stop);
         let mut never = NeverInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut never);
         let result = best_move_observed(&game, &mut ctx, &mut meter, &mut printer);

@@ -13,9 +13,10 @@ use engine::{send, Engine, SearchRequest, Setup};
 use protocol::Command;
 use std::io::BufRead;
 
-/// A UCI chess engine over the kgames chess engine.
+/// A UCI chess engine: the kernel's /dev/chess (default) or the same engine in-process
+/// (--host).
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "kgames-uci", version)]
 struct Args {
     /// Search in-process instead of through /dev/chess.
     #[arg(long)]

@@ -1,6 +1,6 @@
 //! The engine behind a trait, so that the link's state machine runs against `/dev/reversi` in
-//! the kernel ([`crate::device::DeviceTransport`]) or, on the host, against the very same
-//! session layer compiled as a library ([`crate::device::SessionTransport`]).
+//! the kernel (a private game: [`kgames_client::Device`]) or, on the host, against the very
+//! same session layer compiled as a library ([`kgames_client::InProcess`]).
 //!
 //! [`ClassicEngine`] speaks the `/dev/reversi` commands over any [`Transport`]: `00`+`10` to
 //! start from a position, `05` for the budget, `02`/`04` for the opponent's move or pass, `03`
@@ -8,6 +8,7 @@
 
 use std::io;
 
+use kgames_client::{status_value, Transport};
 use kgames_common::budget::Budget;
 use kgames_reversi::notation::parse_square;
 use kgames_reversi::position::{Color, Position};
@@ -34,12 +35,6 @@ pub trait Engine {
     fn think(&mut self) -> io::Result<Decision>;
 }
 
-/// One command and its reply, the classic way (one line in, one reply out).
-pub trait Transport {
-    /// Runs `line` (without `\n`) and returns the whole reply.
-    fn cmd(&mut self, line: &str) -> io::Result<String>;
-}
-
 /// An [`Engine`] over the `/dev/reversi` commands.
 pub struct ClassicEngine<T: Transport> {
     /// The command channel.
@@ -52,9 +47,7 @@ fn bad(what: &str, reply: &str) -> io::Error {
 
 /// Reads `score=+12!` from a `09` line.
 pub fn parse_score(status: &str) -> Option<(i32, bool)> {
-    let v = status
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix("score="))?;
+    let v = status_value(status, "score")?;
     let (v, exact) = match v.strip_suffix('!') {
         Some(v) => (v, true),
         None => (v, false),

@@ -3,14 +3,15 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::fd::{AsFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use nix::errno::Errno;
-use nix::fcntl::OFlag;
-use nix::pty::{grantpt, posix_openpt, ptsname_r, unlockpt};
-use nix::sys::termios::{self, BaudRate, ControlFlags, SetArg, Termios};
+use rustix::fs::OFlags;
+use rustix::io::Errno;
+use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
+use rustix::termios::{self, speed, ControlModes, OptionalActions, Termios};
 
 /// What the reader thread reports.
 #[derive(Debug)]
@@ -21,19 +22,29 @@ pub enum Event {
     Hangup,
 }
 
+/// A baud rate `--baud` accepts (bits per second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaudRate(u32);
+
+impl BaudRate {
+    /// The serial Othello protocol's rate.
+    pub const B9600: BaudRate = BaudRate(speed::B9600);
+}
+
 /// The baud rates `--baud` accepts.
 pub fn baud_rate(n: u32) -> Option<BaudRate> {
-    Some(match n {
-        1200 => BaudRate::B1200,
-        2400 => BaudRate::B2400,
-        4800 => BaudRate::B4800,
-        9600 => BaudRate::B9600,
-        19200 => BaudRate::B19200,
-        38400 => BaudRate::B38400,
-        57600 => BaudRate::B57600,
-        115200 => BaudRate::B115200,
-        _ => return None,
-    })
+    [
+        speed::B1200,
+        speed::B2400,
+        speed::B4800,
+        speed::B9600,
+        speed::B19200,
+        speed::B38400,
+        speed::B57600,
+        speed::B115200,
+    ]
+    .contains(&n)
+    .then_some(BaudRate(n))
 }
 
 /// Sets `fd` to raw 8N1 (no parity, one stop bit, receiver on, modem lines ignored) at
@@ -41,11 +52,11 @@ pub fn baud_rate(n: u32) -> Option<BaudRate> {
 pub fn make_raw(fd: BorrowedFd<'_>, baud: BaudRate) -> io::Result<Termios> {
     let old = termios::tcgetattr(fd)?;
     let mut t = old.clone();
-    termios::cfmakeraw(&mut t);
-    termios::cfsetspeed(&mut t, baud)?;
-    t.control_flags &= !(ControlFlags::PARENB | ControlFlags::CSTOPB | ControlFlags::CSIZE);
-    t.control_flags |= ControlFlags::CS8 | ControlFlags::CREAD | ControlFlags::CLOCAL;
-    termios::tcsetattr(fd, SetArg::TCSANOW, &t)?;
+    t.make_raw();
+    t.set_speed(baud.0)?;
+    t.control_modes &= !(ControlModes::PARENB | ControlModes::CSTOPB | ControlModes::CSIZE);
+    t.control_modes |= ControlModes::CS8 | ControlModes::CREAD | ControlModes::CLOCAL;
+    termios::tcsetattr(fd, OptionalActions::Now, &t)?;
     Ok(old)
 }
 
@@ -61,7 +72,7 @@ impl Tty {
         let file = OpenOptions::new()
             .read(true)
             .write(true)
-            .custom_flags(libc_noctty())
+            .custom_flags(noctty())
             .open(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
         let old = make_raw(file.as_fd(), baud)?;
@@ -79,15 +90,14 @@ impl Tty {
     }
 }
 
-fn libc_noctty() -> i32 {
-    OFlag::O_NOCTTY.bits()
+/// `O_NOCTTY`: opening the line never makes it this process's controlling terminal.
+fn noctty() -> i32 {
+    OFlags::NOCTTY.bits() as i32
 }
-
-use std::os::unix::fs::OpenOptionsExt;
 
 impl Drop for Tty {
     fn drop(&mut self) {
-        let _ = termios::tcsetattr(self.file.as_fd(), SetArg::TCSANOW, &self.old);
+        let _ = termios::tcsetattr(self.file.as_fd(), OptionalActions::Now, &self.old);
     }
 }
 
@@ -101,17 +111,18 @@ pub struct Pty {
 impl Pty {
     /// Creates one; its slave side is raw 8N1 at 9600 baud from the start.
     pub fn create() -> io::Result<Pty> {
-        let m = posix_openpt(OFlag::O_RDWR | OFlag::O_NOCTTY)?;
+        let m = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)?;
         grantpt(&m)?;
         unlockpt(&m)?;
-        let path = ptsname_r(&m)?;
-        // SAFETY: `into_raw_fd` hands over the only owner of this open descriptor.
-        let master = File::from(unsafe { OwnedFd::from_raw_fd(m.into_raw_fd()) });
+        let path = ptsname(&m, Vec::new())?
+            .into_string()
+            .map_err(|_| io::Error::other("the pty's path is not UTF-8"))?;
+        let master = File::from(m);
         // Set the slave raw once (the settings stay with the pty while the master is open).
         let slave = OpenOptions::new()
             .read(true)
             .write(true)
-            .custom_flags(libc_noctty())
+            .custom_flags(noctty())
             .open(&path)?;
         make_raw(slave.as_fd(), BaudRate::B9600)?;
         drop(slave);
@@ -149,7 +160,9 @@ pub fn spawn_reader(mut r: impl Read + Send + 'static, wait_peer: bool) -> Recei
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if wait_peer && !seen && e.raw_os_error() == Some(Errno::EIO as i32) => {
+                Err(e)
+                    if wait_peer && !seen && e.raw_os_error() == Some(Errno::IO.raw_os_error()) =>
+                {
                     std::thread::sleep(Duration::from_millis(50));
                 }
                 Err(_) => break,

@@ -6,9 +6,11 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use kgames_client::in_process::TT_ENTRIES;
+use kgames_client::InProcess;
 use kgames_common::budget::Budget;
 use kgames_reversi::position::Position;
-use othello::device::SessionTransport;
+use kgames_session::reversi_game::Reversi;
 use othello::engine::ClassicEngine;
 use othello::lines::{Line, Lines};
 use othello::link::{Config, Link};
@@ -38,7 +40,7 @@ fn spawn_link(name: &str, cfg: Config) -> (Peer, thread::JoinHandle<()>) {
     let h = thread::spawn(move || {
         let mut link = Link::new(
             ClassicEngine {
-                t: SessionTransport::default(),
+                t: InProcess::<Reversi>::new(TT_ENTRIES),
             },
             cfg,
         );

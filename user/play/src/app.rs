@@ -13,9 +13,10 @@ use kgames_term::screen::Screen;
 use crate::cpu::{CpuMove, CpuResult};
 use crate::game::{Next, Options, Play};
 use crate::kind::Kind;
-use crate::link::{self, Link};
+use crate::link;
 use crate::notation;
 use crate::render::{self, View};
+use kgames_client::Transport;
 
 /// The clock: the spinner turns and an interrupt is repeated this often.
 pub const TICK: Duration = Duration::from_millis(150);
@@ -33,7 +34,7 @@ pub struct Opener {
 
 impl Opener {
     /// Opens the line of `kind`.
-    pub fn open(&self, kind: Kind, first: bool) -> Result<Arc<dyn Link>, String> {
+    pub fn open(&self, kind: Kind, first: bool) -> Result<Arc<dyn Transport>, String> {
         let dev = if first { self.device.as_deref() } else { None };
         link::open(kind, dev, self.shared, self.sim)
     }

@@ -9,9 +9,9 @@ use kgames_chess::square::{Color, Role, Square};
 
 use crate::cpu::CpuResult;
 use crate::kind::Kind;
-use crate::link::Link;
 use crate::notation;
 use crate::words;
+use kgames_client::{status_value, Transport};
 
 /// Choices from the command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -296,18 +296,11 @@ fn or_none(s: &str) -> &str {
 /// A game on a line to the device.
 pub struct Play {
     /// The line.
-    pub link: Arc<dyn Link>,
+    pub link: Arc<dyn Transport>,
     /// The command-line choices.
     pub opts: Options,
     /// What is shown.
     pub st: State,
-}
-
-/// The value of `key=` in a `09` line.
-pub fn status_value<'a>(status: &'a str, key: &str) -> Option<&'a str> {
-    status
-        .split_whitespace()
-        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
 }
 
 fn parse_grid(text: &str) -> Option<(u8, Vec<u8>)> {
@@ -328,7 +321,7 @@ fn parse_grid(text: &str) -> Option<(u8, Vec<u8>)> {
 
 impl Play {
     /// A game of `kind` with the person on `human`; nothing sent yet ([`Play::start`]).
-    pub fn new(kind: Kind, link: Arc<dyn Link>, opts: Options, human: char) -> Play {
+    pub fn new(kind: Kind, link: Arc<dyn Transport>, opts: Options, human: char) -> Play {
         let cells = match kind {
             Kind::Reversi => Cells::Reversi([b'-'; 64]),
             Kind::Chess => Cells::Chess(Box::new(Position::startpos())),
@@ -637,10 +630,10 @@ impl Play {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link::SimLink;
+    use crate::link::sim;
 
     fn play(kind: Kind, human: char, opts: Options) -> Play {
-        Play::new(kind, Arc::new(SimLink::new(kind)), opts, human)
+        Play::new(kind, sim(kind), opts, human)
     }
 
     #[test]
@@ -752,12 +745,10 @@ mod tests {
     }
 
     #[test]
-    fn grids_and_status_values() {
+    fn grids() {
         let g = " --- --- ---\n| X |   | O |\n --- --- ---\n|   |   |   |\n --- --- ---\n| O |   |   |\n --- --- ---\n";
         let (n, c) = parse_grid(g).unwrap();
         assert_eq!((n, c), (3, b"X O   O  ".to_vec()));
         assert!(parse_grid("OK\n").is_none());
-        assert_eq!(status_value("device=kxo state=playing n=4", "n"), Some("4"));
-        assert_eq!(status_value("device=kxo", "state"), None);
     }
 }

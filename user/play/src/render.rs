@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::game::{status_value, State};
+use crate::game::State;
 use crate::kind::Kind;
+use kgames_client::status_value;
 
 /// The smallest terminal drawn in full.
 pub const MIN_COLS: u16 = 60;

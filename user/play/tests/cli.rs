@@ -150,3 +150,9 @@ fn tmux_scenarios_on_the_simulation() {
     assert!(!out.contains("not ok"), "{out}");
     assert!(out.matches("\nok - ").count() >= 30, "{out}");
 }
+
+#[test]
+fn every_program_answers_help_version_and_a_bad_option() {
+    kgames_client::cli_test::check_standard_options(PLAY, "play", &["N x N tic-tac-toe"]);
+    kgames_client::cli_test::check_standard_options(SCENARIO, "play-tmux-test", &["tmux"]);
+}

@@ -2,18 +2,16 @@
 //! in-process session layer: the board with coordinates, the cursor, the side to move, the
 //! last moves, discs, captures and check, the grid, the thinking indicator, the footer.
 
-use std::sync::Arc;
-
 use play::cpu::CpuResult;
 use play::game::{Next, Options, Play};
 use play::kind::Kind;
-use play::link::SimLink;
+use play::link::sim;
 use play::render::{draw, View};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 fn game(kind: Kind, human: char, opts: Options, fen: Option<&str>) -> Play {
-    let mut p = Play::new(kind, Arc::new(SimLink::new(kind)), opts, human);
+    let mut p = Play::new(kind, sim(kind), opts, human);
     p.start(fen).unwrap();
     p
 }

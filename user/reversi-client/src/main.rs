@@ -1,40 +1,50 @@
-//! `reversi-client [--cpu-both] [--budget MS] [DEVICE]`: plays reversi against the kernel's CPU
-//! the way the classic course client does: one descriptor, each command written as one line
-//! with its `\n`, each reply taken with one `read(fd, buf, 1024)`.
+//! `reversi-client [--cpu-both] [--budget BUDGET] [DEVICE]`: plays reversi against the
+//! kernel's CPU the way the classic course client does: one descriptor on the user's shared
+//! game, each command written as one line with its `\n` (a [`kgames_client::Device`]).
 //!
 //! You play X (moving first). Type a square (`d3`) or `C R` (`3 2`); `pass` when you have no
 //! move; `quit` to leave. With `--cpu-both` the CPU plays both sides (`08` and `03`) and the
 //! program prints the final result: handy as a smoke test from a shell.
 
-use std::fs::OpenOptions;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
-/// One descriptor speaking the classic protocol.
-struct Classic {
-    dev: std::fs::File,
+use clap::Parser;
+use kgames_client::{Device, Sharing, Transport};
+
+/// A classic-protocol reversi client for /dev/reversi: you play X against the kernel's CPU,
+/// on your user's shared game.
+///
+/// Moves: a square (d3) or column and row from 0 (3 2); pass; quit.
+///
+/// Exit status: 0 when the game ended or on quit, 1 when the device fails, 2 on bad
+/// arguments.
+#[derive(Debug, Parser)]
+#[command(name = "reversi-client", version)]
+struct Args {
+    /// The CPU plays X too (08) and O (03): a smoke test that prints the final board and
+    /// result.
+    #[arg(long)]
+    cpu_both: bool,
+    /// The CPU's budget, sent as `05 BUDGET`: milliseconds (500) or N and a node count
+    /// (N20000).
+    #[arg(long, value_name = "BUDGET")]
+    budget: Option<String>,
+    /// The device node.
+    #[arg(default_value = "/dev/reversi")]
+    device: String,
 }
 
-impl Classic {
-    /// Writes `line` plus `\n` in one write, then takes the reply with one 1024-byte read.
-    fn cmd(&mut self, line: &str) -> io::Result<String> {
-        self.dev.write_all(format!("{line}\n").as_bytes())?;
-        let mut buf = [0u8; 1024];
-        let n = self.dev.read(&mut buf)?;
-        Ok(String::from_utf8_lossy(&buf[..n]).into_owned())
+/// The board of `01`, checked like the classic client: exactly 67 bytes.
+fn board(c: &Device) -> io::Result<(Vec<u8>, u8)> {
+    let b = c.cmd("01")?.into_bytes();
+    if b.len() != 67 || b[64] != b'\t' || b[66] != b'\n' {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "not a 67-byte board",
+        ));
     }
-
-    /// The board of `01`, checked like the classic client: exactly 67 bytes.
-    fn board(&mut self) -> io::Result<(Vec<u8>, u8)> {
-        let b = self.cmd("01")?.into_bytes();
-        if b.len() != 67 || b[64] != b'\t' || b[66] != b'\n' {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "not a 67-byte board",
-            ));
-        }
-        Ok((b[..64].to_vec(), b[65]))
-    }
+    Ok((b[..64].to_vec(), b[65]))
 }
 
 fn show(cells: &[u8], to_move: u8) {
@@ -62,19 +72,10 @@ fn parse_move(s: &str) -> Option<String> {
     }
 }
 
-fn run() -> io::Result<String> {
-    let mut args = std::env::args().skip(1);
-    let (mut both, mut budget, mut path) = (false, None, "/dev/reversi".to_string());
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--cpu-both" => both = true,
-            "--budget" => budget = args.next(),
-            _ => path = a,
-        }
-    }
-    let dev = OpenOptions::new().read(true).write(true).open(&path)?;
-    let mut c = Classic { dev };
-    if let Some(b) = budget {
+fn run(args: Args) -> io::Result<String> {
+    let both = args.cpu_both;
+    let c = Device::open(&args.device, Sharing::Shared)?;
+    if let Some(b) = args.budget {
         c.cmd(&format!("05 {b}"))?;
     }
     let mut reply = c.cmd("00 X")?;
@@ -82,11 +83,11 @@ fn run() -> io::Result<String> {
     let mut lines = stdin.lock().lines();
     loop {
         if matches!(reply.as_str(), "WIN\n" | "LOSE\n" | "TIE\n") {
-            let (cells, to_move) = c.board()?;
+            let (cells, to_move) = board(&c)?;
             show(&cells, to_move);
             return Ok(reply);
         }
-        let (cells, to_move) = c.board()?;
+        let (cells, to_move) = board(&c)?;
         if to_move == b'O' {
             reply = c.cmd("03")?;
             let last = c.cmd("06")?;
@@ -123,7 +124,7 @@ fn run() -> io::Result<String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
+    match run(Args::parse()) {
         Ok(result) => {
             print!("{result}");
             ExitCode::SUCCESS

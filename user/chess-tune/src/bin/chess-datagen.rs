@@ -9,9 +9,10 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// Self-play positions for tuning the evaluation.
+/// Self-play games of the chess engine at a fixed node budget: writes their quiet positions
+/// with the game results (`<FEN>;<result>` lines) for chess-tune.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "chess-datagen", version)]
 struct Args {
     /// Games to play.
     #[arg(long, default_value_t = 1000)]

@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Reference scores for tuning positions.
+/// Scores the positions of a chess-datagen file with a reference UCI engine (Stockfish) at a
+/// fixed depth, for chess-tune --lambda.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "chess-label", version)]
 struct Args {
     /// The positions file (`chess-datagen` lines).
     #[arg(long)]

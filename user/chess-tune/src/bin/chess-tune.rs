@@ -12,9 +12,10 @@ use kgames_chess::terms::{SECTIONS, TERMS};
 use kgames_chess::weights::WEIGHTS;
 use std::path::PathBuf;
 
-/// Texel tuning of src/chess/weights.rs.
+/// Texel tuning of the chess evaluation (src/chess/weights.rs) on positions written by
+/// chess-datagen.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "chess-tune", version)]
 struct Args {
     /// Positions files (`<FEN>;<result>` lines), read in order.
     #[arg(long, required = true)]

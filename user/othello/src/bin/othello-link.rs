@@ -7,9 +7,11 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use kgames_client::in_process::TT_ENTRIES;
+use kgames_client::{Device, InProcess, Sharing};
 use kgames_common::budget::Budget;
 use kgames_reversi::position::Position;
-use othello::device::{DeviceTransport, SessionTransport};
+use kgames_session::reversi_game::Reversi;
 use othello::display;
 use othello::engine::{ClassicEngine, Engine};
 use othello::lines::Line;
@@ -174,13 +176,13 @@ fn run(a: Args) -> Result<(), String> {
     if a.in_process {
         return serve(
             ClassicEngine {
-                t: SessionTransport::default(),
+                t: InProcess::<Reversi>::new(TT_ENTRIES),
             },
             &a,
         );
     }
     let engine = ClassicEngine {
-        t: DeviceTransport::open(&a.device).map_err(|e| format!("{}: {e}", a.device))?,
+        t: Device::open(&a.device, Sharing::Private).map_err(|e| e.to_string())?,
     };
     serve(engine, &a)
 }

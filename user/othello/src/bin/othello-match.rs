@@ -9,7 +9,7 @@ use clap::Parser;
 use kgames_reversi::position::Position;
 use othello::display;
 use othello::referee::{play_game, End, Peer, Record, Settings};
-use othello::serial::{spawn_reader, LineWriter, Tty};
+use othello::serial::{spawn_reader, BaudRate, LineWriter, Tty};
 use othello::wire::square_text;
 
 /// Plays N games between two participants, alternating who moves first.
@@ -61,7 +61,7 @@ enum Keep {
 fn open_side(spec: &str, name: &str) -> Result<(Peer, Keep), String> {
     let err = |e: io::Error| format!("{name} ({spec}): {e}");
     if let Some(path) = spec.strip_prefix("tty:") {
-        let tty = Tty::open(path, nix::sys::termios::BaudRate::B9600).map_err(err)?;
+        let tty = Tty::open(path, BaudRate::B9600).map_err(err)?;
         let (r, w) = (tty.reader().map_err(err)?, tty.writer().map_err(err)?);
         let peer = Peer::new(
             name,

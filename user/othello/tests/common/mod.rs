@@ -2,16 +2,18 @@
 
 #![allow(dead_code)]
 
+use kgames_client::in_process::TT_ENTRIES;
+use kgames_client::InProcess;
 use kgames_common::budget::Budget;
 use kgames_reversi::position::Position;
-use othello::device::SessionTransport;
+use kgames_session::reversi_game::Reversi;
 use othello::engine::ClassicEngine;
 use othello::lines::{Line, Lines};
 use othello::link::{Config, Link};
 
 /// A link and its clock.
 pub struct H {
-    pub link: Link<ClassicEngine<SessionTransport>>,
+    pub link: Link<ClassicEngine<InProcess<Reversi>>>,
     pub now: u64,
     pub lines: Lines,
 }
@@ -34,7 +36,7 @@ impl H {
         H {
             link: Link::new(
                 ClassicEngine {
-                    t: SessionTransport::default(),
+                    t: InProcess::new(TT_ENTRIES),
                 },
                 cfg,
             ),

@@ -25,6 +25,7 @@ use kgames_term::tmux::Tmux;
 
 /// Runs play in tmux for each game and checks the screen (TAP output).
 #[derive(Debug, Parser)]
+#[command(name = "play-tmux-test", version)]
 struct Args {
     /// The play binary (default: next to this one).
     #[arg(long)]

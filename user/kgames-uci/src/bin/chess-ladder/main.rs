@@ -17,9 +17,10 @@ use kgames_uci::stockfish::find_stockfish;
 use std::path::Path;
 use std::time::Duration;
 
-/// Our engine against Stockfish's skill levels.
+/// Plays kgames-uci against Stockfish's skill levels (or another UCI engine) and prints the
+/// wins, draws, losses and Elo difference per level.
 #[derive(Parser, Debug)]
-#[command(version, about)]
+#[command(name = "chess-ladder", version)]
 struct Args {
     /// Our engine's command line (default: `kgames-uci --host` next to this program;
     /// `kgames-uci` alone plays through /dev/chess).
