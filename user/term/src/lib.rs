@@ -6,6 +6,8 @@
 //! - [`raw`]: the raw-mode guard itself, usable on any terminal descriptor (tests use a pty).
 //! - [`events::Events`]: one channel merging keys and resizes (a blocking reader thread),
 //!   worker-thread messages, signals and a clock tick; the program blocks on it, never spins.
+//! - [`input::KeyDecoder`]: the bytes of the terminal decoded into key events, for a program
+//!   that polls and reads standard input itself (xo-user's one-thread `poll(2)` loop).
 //! - [`keys`]: matching Ctrl keys and plain keys.
 //! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen;
 //!   [`tap::Tap`]: the TAP lines of such a test program.
@@ -32,6 +34,7 @@
 //! ```
 
 pub mod events;
+pub mod input;
 pub mod keys;
 pub mod raw;
 pub mod screen;

@@ -198,6 +198,28 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
+    /// The pane's text with its scrollback (the lines that scrolled off the top first), one
+    /// line per row, wrapped lines joined: what a program printed after leaving the
+    /// alternate screen, however long.
+    pub fn capture_all(&self) -> io::Result<String> {
+        let out = self
+            .cmd()
+            .args([
+                "capture-pane",
+                "-p",
+                "-J",
+                "-S",
+                "-",
+                "-E",
+                "-",
+                "-t",
+                TARGET,
+            ])
+            .output()?;
+        let out = check(out, "capture-pane")?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
     /// Resizes the window (and the pane) to `cols` x `rows`.
     pub fn resize(&self, cols: u16, rows: u16) -> io::Result<()> {
         let out = self
@@ -317,6 +339,15 @@ mod tests {
         assert!(o.restored());
         let screen = t.capture().unwrap();
         assert!(screen.contains("it's here"), "{screen}");
+        drop(t);
+        // Lines that scrolled off the top are in the scrollback.
+        let t = Tmux::start_watched(&dir, 40, 10, &argv("seq 1 30")).unwrap();
+        t.wait_outcome(Duration::from_secs(10)).unwrap();
+        let all = t.capture_all().unwrap();
+        let numbers: Vec<&str> = all.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(numbers.first(), Some(&"1"), "{all}");
+        assert!(all.lines().any(|l| l == "30"), "{all}");
+        assert!(!t.capture().unwrap().lines().any(|l| l == "1"));
         drop(t);
         // A program that leaves the terminal changed is caught.
         let t = Tmux::start_watched(&dir, 40, 10, &argv("stty -echo")).unwrap();

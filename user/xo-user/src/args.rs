@@ -6,9 +6,14 @@ use crate::replay::parse_speed;
 
 /// Watch every /dev/kxo AI-vs-AI game live in the terminal.
 ///
-/// Tabs: Games (every board), Records (moves and results per pairing), Load (per-agent load).
+/// Tabs: Games (every board, with its slot's pairing policy), Records (moves and results per
+/// pairing), Load (per-agent load).
 /// Keys: q or Ctrl-Q quit, Ctrl-P pause (root: the module for every watcher; others: this
-/// display), Tab or 1/2/3 switch tabs, arrows and PgUp/PgDn scroll, ? help.
+/// display), Tab or 1/2/3 switch tabs, Up/Down and PgUp/PgDn scroll, Left/Right select a game,
+/// a/A the selected game's O/X policy (root), R restart the games (root), ? help.
+///
+/// After quitting, for each game seen: the moves of its last finished round and of the round
+/// in progress, one line each (`#3 r12 NEGA vs MCTS (O won): Moves: B2 -> C2 -> ...`).
 ///
 /// Exit status: 0 after q/Ctrl-Q/Ctrl-C, 1 on an error (no device, a closed device, a bad
 /// stream or file), 2 on bad arguments, 128+N after signal N (SIGTERM: 143).
@@ -30,6 +35,9 @@ pub struct Args {
     /// As root: stop the games (KXO_IOC_STOP) when quitting.
     #[arg(long)]
     pub stop_on_quit: bool,
+    /// Print no history of the games after quitting.
+    #[arg(long)]
+    pub no_history: bool,
     /// Write a synthetic recording (9 games at 100 ms, --demo-seconds long) to FILE and exit; replay it
     /// with --replay to see the UI without a device.
     #[arg(long, value_name = "FILE")]

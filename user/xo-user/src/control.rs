@@ -6,10 +6,45 @@
 //! | Ctrl-Q, `q`, Ctrl-C | quit (root with `--stop-on-quit`: stop the games first) |
 //! | Tab, Shift-Tab, `1` `2` `3` | next tab, previous tab, Games, Records, Load |
 //! | Up/Down (`k`/`j`), PgUp/PgDn, Home/End | scroll the tab |
+//! | Left/Right (`h`/`l`) | select the previous/next game (its title is highlighted) |
+//! | `a`, `A` | the selected game's pairing policy: the next choice for O, for X (root) |
+//! | `R` | restart the games, e.g. after a stop (root) |
 //! | `?` | help on or off (Esc closes it) |
+//!
+//! The pairing choices cycle through [`POLICY_CYCLE`]: `random` (drawn each round), then the
+//! agents `nega`, `rand`, `mcts`, `td`, `mc`.
 
 use kgames_term::crossterm::event::{KeyCode, KeyEvent};
 use kgames_term::keys::{ctrl, plain};
+use kgames_uapi::agent::AgentKind;
+use kgames_uapi::pairing::RANDOM;
+
+/// The order `a` and `A` step a side's policy through: drawn each round, then each agent.
+pub const POLICY_CYCLE: [u8; 6] = [
+    RANDOM,
+    AgentKind::Negamax.id(),
+    AgentKind::Random.id(),
+    AgentKind::Mcts.id(),
+    AgentKind::TdLearning.id(),
+    AgentKind::MonteCarlo.id(),
+];
+
+/// The policy after `side` in [`POLICY_CYCLE`] (`random` after an unknown one).
+pub fn next_policy(side: u8) -> u8 {
+    match POLICY_CYCLE.iter().position(|&p| p == side) {
+        Some(i) => POLICY_CYCLE[(i + 1) % POLICY_CYCLE.len()],
+        None => RANDOM,
+    }
+}
+
+/// A side of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// O, who moves first.
+    O,
+    /// X.
+    X,
+}
 
 /// The tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +100,10 @@ pub enum Effect {
     ModuleResume,
     /// `KXO_IOC_STOP`.
     StopGames,
+    /// `KXO_IOC_RESTART`.
+    Restart,
+    /// `KXO_IOC_SET_PAIRING` for the selected game: this side's next policy.
+    CyclePairing(Side),
     /// Keep showing what is on screen now (the stream is still read).
     Freeze,
     /// Show the live state again.
@@ -94,6 +133,12 @@ pub struct Control {
     pub page: usize,
     /// The largest scroll offset of the current tab.
     pub max_scroll: usize,
+    /// The selected game: its position among the games shown (in game order).
+    pub selected: usize,
+    /// Boards per row on the Games tab and games shown (set after each draw).
+    pub cols: usize,
+    /// See [`Control::cols`].
+    pub games: usize,
 }
 
 impl Control {
@@ -109,6 +154,9 @@ impl Control {
             scroll: [0; 3],
             page: 1,
             max_scroll: 0,
+            selected: 0,
+            cols: 1,
+            games: 0,
         }
     }
 
@@ -128,6 +176,29 @@ impl Control {
         self.max_scroll = max_scroll;
         let s = &mut self.scroll[self.tab.index()];
         *s = (*s).min(max_scroll);
+    }
+
+    /// After a draw of the Games tab: boards per row and games shown; the selection is
+    /// clamped.
+    pub fn grid(&mut self, cols: usize, games: usize) {
+        self.cols = cols.max(1);
+        self.games = games;
+        self.selected = self.selected.min(games.saturating_sub(1));
+    }
+
+    /// Moves the selection by `delta` games; on the Games tab the board rows scroll to show it.
+    fn select_by(&mut self, delta: isize) {
+        let last = self.games.saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+        if self.tab == Tab::Games {
+            let row = self.selected / self.cols;
+            let s = &mut self.scroll[Tab::Games.index()];
+            if row < *s {
+                *s = row;
+            } else if row >= *s + self.page {
+                *s = row + 1 - self.page;
+            }
+        }
     }
 
     fn scroll_by(&mut self, delta: isize) {
@@ -175,6 +246,15 @@ impl Control {
             self.help = !self.help;
             return vec![];
         }
+        if plain(k, 'R') {
+            return vec![Effect::Restart];
+        }
+        if plain(k, 'a') {
+            return vec![Effect::CyclePairing(Side::O)];
+        }
+        if plain(k, 'A') {
+            return vec![Effect::CyclePairing(Side::X)];
+        }
         match k.code {
             KeyCode::Esc => self.help = false,
             KeyCode::Tab => self.tab = Tab::ALL[(self.tab.index() + 1) % 3],
@@ -184,6 +264,8 @@ impl Control {
             KeyCode::Char('3') => self.tab = Tab::Load,
             KeyCode::Up | KeyCode::Char('k') => self.scroll_by(-1),
             KeyCode::Down | KeyCode::Char('j') => self.scroll_by(1),
+            KeyCode::Left | KeyCode::Char('h') => self.select_by(-1),
+            KeyCode::Right | KeyCode::Char('l') => self.select_by(1),
             KeyCode::PageUp => self.scroll_by(-page),
             KeyCode::PageDown => self.scroll_by(page),
             KeyCode::Home => self.scroll[self.tab.index()] = 0,
@@ -251,6 +333,62 @@ mod tests {
         // Ctrl-S (flow control's stop) is just an ignored key, and so is a plain p.
         assert!(c.key(&ctl('s')).is_empty());
         assert!(c.key(&key('p')).is_empty());
+    }
+
+    #[test]
+    fn restart_and_pairing_keys_are_effects_for_anyone() {
+        // The kernel says who may (EPERM for others); the loop shows its answer.
+        for role in [Role::Root, Role::User, Role::Replay] {
+            let mut c = Control::new(role, false);
+            let shift = |ch| KeyEvent::new(KeyCode::Char(ch), KeyModifiers::SHIFT);
+            assert_eq!(c.key(&shift('R')), [Effect::Restart]);
+            assert_eq!(c.key(&key('a')), [Effect::CyclePairing(Side::O)]);
+            assert_eq!(c.key(&shift('A')), [Effect::CyclePairing(Side::X)]);
+            assert!(c.key(&key('r')).is_empty(), "a lower-case r does nothing");
+        }
+    }
+
+    #[test]
+    fn policies_cycle_through_random_and_every_agent() {
+        let names: Vec<&str> = POLICY_CYCLE
+            .iter()
+            .map(|&p| kgames_uapi::pairing::side_name(p))
+            .collect();
+        assert_eq!(names, ["random", "nega", "rand", "mcts", "td", "mc"]);
+        let mut p = RANDOM;
+        for want in POLICY_CYCLE.iter().cycle().skip(1).take(7) {
+            p = next_policy(p);
+            assert_eq!(p, *want);
+        }
+        assert_eq!(next_policy(42), RANDOM);
+    }
+
+    #[test]
+    fn the_selection_moves_and_the_grid_follows() {
+        let mut c = Control::new(Role::Root, false);
+        c.fit(2, 3); // two rows of boards on screen, five rows in all
+        c.grid(2, 9);
+        c.key(&code(KeyCode::Left));
+        assert_eq!(c.selected, 0, "clamped at the first game");
+        for _ in 0..4 {
+            c.key(&code(KeyCode::Right));
+        }
+        assert_eq!(c.selected, 4);
+        assert_eq!(c.scroll(), 1, "row 2 shown: rows 1-2 on screen");
+        c.key(&key('l'));
+        c.key(&key('l'));
+        c.key(&key('l'));
+        c.key(&key('l'));
+        c.key(&key('l'));
+        assert_eq!(c.selected, 8, "clamped at the last game");
+        assert_eq!(c.scroll(), 3);
+        c.key(&key('h'));
+        c.key(&code(KeyCode::Home));
+        assert_eq!(c.scroll(), 0);
+        c.key(&key('h'));
+        assert_eq!((c.selected, c.scroll()), (6, 2));
+        c.grid(2, 3); // fewer games now
+        assert_eq!(c.selected, 2);
     }
 
     #[test]

@@ -32,6 +32,34 @@ pub struct GameView {
     pub pending: Option<Record>,
 }
 
+/// One game slot's latest rounds, for the history printed at exit: the final record of the
+/// last round seen finished, and the latest record of the round in progress after it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameHistory {
+    /// The final record of the last finished round seen.
+    pub finished: Option<Record>,
+    /// The latest record of a round still running (newer than `finished`'s).
+    pub playing: Option<Record>,
+}
+
+impl GameHistory {
+    /// Takes the next record of this slot (records of older rounds than those held are
+    /// ignored).
+    pub fn record(&mut self, r: &Record) {
+        let newer = |held: Option<Record>| held.is_none_or(|h| r.round >= h.round);
+        if r.state == Record::RUNNING {
+            if newer(self.playing) && self.finished.is_none_or(|f| r.round > f.round) {
+                self.playing = Some(*r);
+            }
+        } else if newer(self.finished) {
+            self.finished = Some(*r);
+            if self.playing.is_some_and(|p| p.round <= r.round) {
+                self.playing = None;
+            }
+        }
+    }
+}
+
 /// Results of one pairing (O's agent, X's agent), counted once per game and round.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PairStats {
@@ -50,6 +78,8 @@ pub struct PairStats {
 pub struct Model {
     /// Game slots by id.
     pub games: BTreeMap<u16, GameView>,
+    /// Per game slot: the last finished round and the round in progress (the exit history).
+    pub history: BTreeMap<u16, GameHistory>,
     /// Results by (O agent id, X agent id).
     pub pairs: BTreeMap<(u8, u8), PairStats>,
     /// (game, round) of the last result counted per game.
@@ -100,14 +130,14 @@ impl Model {
             }
             Msg::State { state, .. } => self.state = Some(*state),
             Msg::ReplayEnd => self.replay_ended = true,
-            Msg::Fatal(_) => {}
         }
-        self.tick(now);
+        let _ = self.tick(now);
     }
 
     fn record(&mut self, r: &Record, now: Duration) {
         self.records += 1;
         self.lost = self.lost.max(r.lost);
+        self.history.entry(r.game).or_default().record(r);
         if r.is_snapshot() {
             // A snapshot repeats each game's latest record; the seq jump before it covers
             // records never published (a pause), not losses.
@@ -166,13 +196,15 @@ impl Model {
     }
 
     /// Lets time pass: held games whose hold ended show their next round; old arrivals leave
-    /// the rate window.
-    pub fn tick(&mut self, now: Duration) {
+    /// the rate window. True when a board shown changed.
+    pub fn tick(&mut self, now: Duration) -> bool {
+        let mut changed = false;
         for g in self.games.values_mut() {
             if g.held_until.is_some_and(|t| now >= t) {
                 g.held_until = None;
                 if let Some(p) = g.pending.take() {
                     g.shown = p;
+                    changed = true;
                 }
             }
         }
@@ -183,6 +215,7 @@ impl Model {
         {
             self.arrivals.pop_front();
         }
+        changed
     }
 
     /// Records per second over the last [`RATE_WINDOW`] (or since the start when shorter).
@@ -240,9 +273,9 @@ mod tests {
         };
         m.apply(&recs(&[next]), ms(500));
         assert_eq!(m.games[&0].shown.round, 0, "held");
-        m.tick(ms(1999));
+        assert!(!m.tick(ms(1999)));
         assert_eq!(m.games[&0].shown.round, 0);
-        m.tick(ms(2000));
+        assert!(m.tick(ms(2000)), "a board changed");
         assert_eq!(m.games[&0].shown.round, 1, "the next round after the hold");
         let p = &m.pairs[&(AgentKind::Mcts.id(), AgentKind::Negamax.id())];
         assert_eq!((p.o_wins, p.x_wins, p.draws), (1, 0, 0));
@@ -291,6 +324,38 @@ mod tests {
             ms(4),
         );
         assert_eq!((m.gaps, m.lost), (4, 1));
+    }
+
+    #[test]
+    fn history_keeps_the_last_finished_round_and_the_one_in_progress() {
+        let mut m = Model::new();
+        let g = seqd(o_wins(4, 2), 0);
+        m.apply(&recs(&g[..3]), ms(0));
+        let h = m.history[&4];
+        assert_eq!((h.finished, h.playing), (None, Some(g[2])));
+        m.apply(&recs(&g[3..]), ms(1));
+        let h = m.history[&4];
+        assert_eq!((h.finished, h.playing), (Some(g[5]), None));
+        // A snapshot repeating the result changes nothing; the next round plays.
+        let again = Record {
+            flags: Record::FLAG_SNAPSHOT,
+            ..g[5]
+        };
+        let next = Record::start(4, 3, AgentKind::TdLearning, AgentKind::Random);
+        let next1 = next.played(9).unwrap();
+        m.apply(&recs(&[again, next, next1]), ms(2));
+        let h = m.history[&4];
+        assert_eq!(h.finished.map(|f| f.round), Some(2));
+        assert_eq!(h.playing, Some(next1));
+        // A restart abandons round 3 for round 4: the finished one stays round 2.
+        let restarted = Record::start(4, 4, AgentKind::Mcts, AgentKind::Mcts);
+        m.apply(&recs(&[restarted]), ms(3));
+        let h = m.history[&4];
+        assert_eq!(h.finished.map(|f| f.round), Some(2));
+        assert_eq!(h.playing, Some(restarted));
+        // An older round's record is ignored.
+        m.apply(&recs(&[next]), ms(4));
+        assert_eq!(m.history[&4].playing, Some(restarted));
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! What the stream sources (the device, a replayed file) send to the UI loop.
+//! What the stream sources (the device, a replayed file) give the UI loop. A source that
+//! cannot go on (a closed device, a read error, a record of another layout) is not a message:
+//! the loop ends with that error.
 
 use std::time::Duration;
 
@@ -33,7 +35,4 @@ pub enum Msg {
     },
     /// A replayed file ended (the display stays until the user quits).
     ReplayEnd,
-    /// The stream cannot go on: the program restores the terminal, prints this and exits 1
-    /// (a closed device, a read error, a record of another layout, a bad file).
-    Fatal(String),
 }

@@ -18,7 +18,8 @@
 //!  16  -  payload:
 //!         kind 1: 1 to 16 records of one read(2), record size bytes each, as read
 //!         kind 2: the KXO_IOC_LOADS figures, 5 agents x 3 windows x u64 (120 bytes)
-//!         kind 3: the KXO_IOC_STATE struct (32 bytes)
+//!         kind 3: the KXO_IOC_STATE struct (96 bytes; 32 in recordings made before the
+//!                 per-slot pairings, read as every slot random:random, which that module did)
 //! ```
 //!
 //! A file ends after a whole entry. A reader reports a bad magic, the other byte order, another
@@ -28,6 +29,7 @@
 use std::io::{self, Read, Write};
 use std::time::Duration;
 
+use kgames_uapi::pairing::RANDOM;
 use kgames_uapi::record::Record;
 use kgames_uapi::state::KxoState;
 
@@ -48,6 +50,26 @@ pub const KIND_LOADS: u8 = 2;
 pub const KIND_STATE: u8 = 3;
 /// Most records in one entry (one read returns at most 16).
 pub const MAX_RECORDS: usize = 16;
+/// The size of a state entry before `KxoState` grew its per-slot `pairings`.
+pub const OLD_STATE_SIZE: usize = 32;
+
+/// Decodes a state entry of either size. The old one has no pairings: the module of then
+/// drew both sides of every game at random each round, so its slots read as
+/// `pairing::RANDOM` on both sides.
+pub fn state_entry(payload: &[u8]) -> Option<KxoState> {
+    if payload.len() == OLD_STATE_SIZE {
+        let mut b = [0u8; KxoState::SIZE];
+        b[..OLD_STATE_SIZE].copy_from_slice(payload);
+        let mut s = KxoState::from_bytes(&b)?;
+        let games = usize::try_from(s.games).unwrap_or(usize::MAX);
+        for p in s.pairings.iter_mut().take(games) {
+            *p = [RANDOM, RANDOM];
+        }
+        Some(s)
+    } else {
+        KxoState::from_bytes(payload)
+    }
+}
 
 fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
@@ -77,16 +99,15 @@ impl<W: Write> Writer<W> {
         let mut h = [0u8; HEAD];
         h[0] = kind;
         h[4..8].copy_from_slice(&len.to_ne_bytes());
-        // The sources stamp their messages in their own threads, so two can arrive out of
-        // order by a few microseconds: the file's times never go back.
+        // The file's times never go back, whatever order the caller stamps its messages in.
         self.last = self.last.max(micros(at));
         h[8..16].copy_from_slice(&self.last.to_ne_bytes());
         self.out.write_all(&h)?;
         self.out.write_all(payload)
     }
 
-    /// Appends one message (records in entries of at most [`MAX_RECORDS`]; the end and fatal
-    /// messages are not stored).
+    /// Appends one message (records in entries of at most [`MAX_RECORDS`]; the end of a
+    /// replay is not stored).
     pub fn write(&mut self, msg: &Msg) -> io::Result<()> {
         match msg {
             Msg::Records { at, records } => {
@@ -98,7 +119,7 @@ impl<W: Write> Writer<W> {
             }
             Msg::Loads { at, loads } => self.entry(KIND_LOADS, *at, &decode::loads_bytes(loads)),
             Msg::State { at, state } => self.entry(KIND_STATE, *at, &state.to_bytes()),
-            Msg::ReplayEnd | Msg::Fatal(_) => Ok(()),
+            Msg::ReplayEnd => Ok(()),
         }
     }
 
@@ -191,7 +212,7 @@ impl<R: Read> Reader<R> {
                 len
             }
             KIND_LOADS if len == decode::LOADS_SIZE => len,
-            KIND_STATE if len == KxoState::SIZE => len,
+            KIND_STATE if len == KxoState::SIZE || len == OLD_STATE_SIZE => len,
             KIND_RECORDS | KIND_LOADS | KIND_STATE => {
                 return Err(format!(
                     "the entry at byte {start} (kind {kind}) has a bad length {len}"
@@ -227,7 +248,7 @@ impl<R: Read> Reader<R> {
             },
             _ => Msg::State {
                 at,
-                state: KxoState::from_bytes(&payload).ok_or("bad state")?,
+                state: state_entry(&payload).ok_or("bad state")?,
             },
         };
         Ok(Some(msg))
@@ -282,7 +303,10 @@ mod tests {
     #[test]
     fn round_trip() {
         let (msgs, bytes) = sample();
-        assert_eq!(bytes.len(), 16 + (16 + 32) + (16 + 96) + (16 + 120));
+        assert_eq!(
+            bytes.len(),
+            16 + (16 + KxoState::SIZE) + (16 + 96) + (16 + 120)
+        );
         assert_eq!(&bytes[..8], MAGIC);
         assert_eq!(read_all(&bytes[..]), Ok(msgs));
     }
@@ -305,12 +329,36 @@ mod tests {
     }
 
     #[test]
+    fn an_old_state_entry_reads_as_random_pairings() {
+        let mut bytes = Writer::new(Vec::new()).unwrap().into_inner().unwrap();
+        let state = KxoState {
+            games: 3,
+            period_ms: 100,
+            ..Default::default()
+        };
+        let mut head = [0u8; HEAD];
+        head[0] = KIND_STATE;
+        head[4..8].copy_from_slice(&(OLD_STATE_SIZE as u32).to_ne_bytes());
+        bytes.extend_from_slice(&head);
+        bytes.extend_from_slice(&state.to_bytes()[..OLD_STATE_SIZE]);
+        let msgs = read_all(&bytes[..]).unwrap();
+        let Msg::State { state: got, .. } = &msgs[0] else {
+            panic!("{msgs:?}")
+        };
+        assert_eq!(got.games, 3);
+        assert_eq!(
+            got.pairings[..4],
+            [[RANDOM; 2], [RANDOM; 2], [RANDOM; 2], [0, 0]]
+        );
+    }
+
+    #[test]
     fn bad_files_are_reported() {
         let (_, bytes) = sample();
         let err = |b: &[u8]| read_all(b).unwrap_err();
         assert!(err(b"hello").contains("not an xo-user recording"));
         // Truncated anywhere inside an entry (not at an entry boundary).
-        for cut in [20, 16 + 16 + 31, bytes.len() - 1] {
+        for cut in [20, 16 + 16 + KxoState::SIZE - 1, bytes.len() - 1] {
             let e = err(&bytes[..cut]);
             assert!(e.starts_with("truncated"), "cut {cut}: {e}");
         }
@@ -324,12 +372,13 @@ mod tests {
         kind[16] = 9;
         assert!(err(&kind).contains("unknown kind 9"));
         // A record of another layout inside the file.
-        let rec_at = 16 + 16 + 32 + 16;
+        let rec_at = 16 + 16 + KxoState::SIZE + 16;
         let mut inner = bytes.clone();
         inner[rec_at..rec_at + 2].copy_from_slice(&3u16.to_ne_bytes());
         assert!(err(&inner).contains("record version 3"), "{}", err(&inner));
         let mut back = bytes.clone();
-        back[16 + 48 + 8..16 + 48 + 16].copy_from_slice(&0u64.to_ne_bytes());
+        let second = 16 + 16 + KxoState::SIZE;
+        back[second + 8..second + 16].copy_from_slice(&0u64.to_ne_bytes());
         back[16 + 8..16 + 16].copy_from_slice(&99u64.to_ne_bytes());
         assert!(err(&back).contains("back in time"));
     }

@@ -1,11 +1,9 @@
 //! The replay source: a recorded file played back with its arrival times, scaled by
-//! `--speed`, then [`Msg::ReplayEnd`].
+//! `--speed`, then [`Msg::ReplayEnd`]. No thread: the loop asks [`Replay::next_due`] for its
+//! `poll` timeout and takes what is due with [`Replay::due`].
 
-use std::io;
-use std::thread;
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
-
-use kgames_term::events::Sender;
 
 use crate::msg::Msg;
 
@@ -42,7 +40,7 @@ pub fn parse_speed(s: &str) -> Result<u64, String> {
 fn at(m: &Msg) -> Duration {
     match m {
         Msg::Records { at, .. } | Msg::Loads { at, .. } | Msg::State { at, .. } => *at,
-        Msg::ReplayEnd | Msg::Fatal(_) => Duration::ZERO,
+        Msg::ReplayEnd => Duration::ZERO,
     }
 }
 
@@ -52,25 +50,58 @@ pub fn scaled(t: Duration, speed_milli: u64) -> Duration {
     Duration::from_micros(u64::try_from(us).unwrap_or(u64::MAX))
 }
 
-/// Starts playing `msgs` (checked already) to `tx`.
-pub fn start(msgs: Vec<Msg>, speed_milli: u64, tx: Sender<Msg>) -> io::Result<()> {
-    thread::Builder::new()
-        .name("replay".into())
-        .spawn(move || {
-            let t0 = Instant::now();
-            for m in msgs {
-                let due = t0 + scaled(at(&m), speed_milli);
-                let now = Instant::now();
-                if due > now {
-                    thread::sleep(due - now);
-                }
-                if !tx.send(m) {
-                    return;
-                }
+/// A recording being played: the messages not yet due, from a start time.
+#[derive(Debug)]
+pub struct Replay {
+    msgs: VecDeque<Msg>,
+    speed_milli: u64,
+    start: Instant,
+    ended: bool,
+}
+
+impl Replay {
+    /// Plays `msgs` (checked already) from `start` at `speed_milli` thousandths of the
+    /// recorded speed.
+    pub fn new(msgs: Vec<Msg>, speed_milli: u64, start: Instant) -> Replay {
+        Replay {
+            msgs: msgs.into(),
+            speed_milli,
+            start,
+            ended: false,
+        }
+    }
+
+    /// The same messages, played from `start` instead.
+    pub fn restarted(self, start: Instant) -> Replay {
+        Replay { start, ..self }
+    }
+
+    /// When the next message is due; `None` once [`Msg::ReplayEnd`] has been given.
+    pub fn next_due(&self) -> Option<Instant> {
+        if self.ended {
+            return None;
+        }
+        Some(match self.msgs.front() {
+            Some(m) => self.start + scaled(at(m), self.speed_milli),
+            None => self.start, // only the end is left: due now
+        })
+    }
+
+    /// The messages due at `now`, in order; [`Msg::ReplayEnd`] after the last.
+    pub fn due(&mut self, now: Instant) -> Vec<Msg> {
+        let mut out = Vec::new();
+        while let Some(m) = self.msgs.front() {
+            if self.start + scaled(at(m), self.speed_milli) > now {
+                return out;
             }
-            tx.send(Msg::ReplayEnd);
-        })?;
-    Ok(())
+            out.extend(self.msgs.pop_front());
+        }
+        if !self.ended {
+            self.ended = true;
+            out.push(Msg::ReplayEnd);
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -103,5 +134,32 @@ mod tests {
             Duration::from_secs(5)
         );
         assert_eq!(scaled(Duration::from_secs(1), 500), Duration::from_secs(2));
+    }
+
+    #[test]
+    fn messages_come_when_due_then_the_end() {
+        let t0 = Instant::now();
+        let loads = |ms| Msg::Loads {
+            at: Duration::from_millis(ms),
+            loads: Default::default(),
+        };
+        let mut r = Replay::new(vec![loads(0), loads(100), loads(300)], 2000, t0);
+        assert_eq!(r.next_due(), Some(t0));
+        assert_eq!(r.due(t0), [loads(0)]);
+        assert_eq!(
+            r.next_due(),
+            Some(t0 + Duration::from_millis(50)),
+            "twice as fast"
+        );
+        assert!(r.due(t0 + Duration::from_millis(49)).is_empty());
+        assert_eq!(r.due(t0 + Duration::from_millis(149)), [loads(100)]);
+        assert_eq!(
+            r.due(t0 + Duration::from_secs(9)),
+            [loads(300), Msg::ReplayEnd]
+        );
+        assert_eq!(r.next_due(), None);
+        assert!(r.due(t0 + Duration::from_secs(10)).is_empty());
+        let mut empty = Replay::new(Vec::new(), 1000, t0);
+        assert_eq!(empty.due(t0), [Msg::ReplayEnd]);
     }
 }

@@ -1,7 +1,7 @@
 //! A synthetic `/dev/kxo` stream, deterministic for a seed: what the device would send for
 //! `games` games moving every `period` with random legal moves (the engine's own move rules,
 //! `kgames_kxo::record::RecordBoard::played`), a snapshot first, load and state samples every
-//! second. The rendering tests, the host tmux test and `xo-user --demo-file` use it, so the UI
+//! second. The rendering tests, the host tmux test and `xo-user --write-demo` use it, so the UI
 //! can be shown without a device.
 
 use std::time::Duration;
@@ -10,8 +10,9 @@ use kgames_common::common::rng::Rng;
 use kgames_kxo::kxo::record::RecordBoard;
 use kgames_uapi::agent::AgentKind;
 use kgames_uapi::load::{KxoLoads, FIXED_1};
+use kgames_uapi::pairing::RANDOM;
 use kgames_uapi::record::Record;
-use kgames_uapi::state::KxoState;
+use kgames_uapi::state::{KxoState, MAX_GAMES};
 
 use crate::msg::Msg;
 use crate::recfile;
@@ -72,8 +73,13 @@ pub fn stream(spec: Spec) -> Vec<Msg> {
             r
         })
         .collect();
+    let mut pairings = [[0u8; 2]; MAX_GAMES];
+    for p in pairings.iter_mut().take(usize::from(spec.games)) {
+        *p = [RANDOM, RANDOM]; // both sides drawn each round, as generated here
+    }
     let state = KxoState {
         games: u32::from(spec.games),
+        pairings,
         period_ms: u32::try_from(spec.period.as_millis()).unwrap_or(u32::MAX),
         watchers: 1,
         agents: 0b1_1111,

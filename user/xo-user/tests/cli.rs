@@ -1,6 +1,7 @@
 //! The `xo-user` binary: arguments, bad input, and (with tmux) a real terminal against a
-//! replayed recording: the whole pause/quit scenario, exits on a bad stream, a closed device
-//! and SIGTERM with the terminal restored, and `--record` of a stream read back.
+//! replayed recording: the whole pause/quit scenario and the history after it, exits on a bad
+//! stream, a closed device and SIGTERM with the terminal restored, SIGTSTP and SIGCONT, a
+//! FIFO standing in for the device, and `--record` of a stream read back.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -156,7 +157,8 @@ fn tmux_replay_scenario() {
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert_eq!(out.matches("\nok - ").count(), 10, "{out}");
+    assert_eq!(out.matches("\nok - ").count(), 13, "{out}");
+    assert!(out.contains("ok - after quitting: a history line per game seen (9)"));
     let _ = fs::remove_dir_all(&d);
 }
 
@@ -245,5 +247,254 @@ fn tmux_sigterm_restores_the_terminal() {
     assert_eq!(o.status, 143);
     assert!(o.restored(), "{o:?}");
     assert!(!t.capture().unwrap().contains("┌───┬"), "main screen back");
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// The state letter of process `pid` (`/proc/PID/stat`: R, S, T, ...).
+fn proc_state(pid: u32) -> char {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    stat.rfind(')')
+        .and_then(|i| stat[i + 1..].trim_start().chars().next())
+        .unwrap_or('?')
+}
+
+/// `stty -g` of the pane's terminal, read from outside.
+fn pane_stty(d: &Path) -> String {
+    let out = Command::new("tmux")
+        .arg("-S")
+        .arg(d.join("tmux/sock"))
+        .args(["display-message", "-p", "-t", "t:0.0", "#{pane_tty}"])
+        .output()
+        .unwrap();
+    let tty = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let out = Command::new("stty")
+        .args(["-g", "-F", &tty])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn wait_until(what: &str, mut f: impl FnMut() -> bool) {
+    let t0 = std::time::Instant::now();
+    while !f() {
+        assert!(t0.elapsed() < Duration::from_secs(20), "{what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn tmux_sigtstp_gives_the_terminal_back_and_sigcont_takes_it_again() {
+    if !tmux_or_skip() {
+        return;
+    }
+    let d = dir("sigtstp");
+    let file = d.join("demo.kxorec");
+    demo(&file, 60);
+    let argv = vec![
+        XO.to_string(),
+        "--replay".into(),
+        file.to_string_lossy().into(),
+    ];
+    let t = Tmux::start_watched(&d.join("tmux"), 80, 24, &argv).unwrap();
+    t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
+        .unwrap();
+    let before = fs::read_to_string(d.join("tmux/before")).unwrap();
+    let pid = t.program_pids()[0];
+    assert_ne!(pane_stty(&d), before.trim(), "raw mode while running");
+    let kill = |sig: &str| {
+        let ok = Command::new("kill")
+            .args([sig, &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    };
+    kill("-TSTP");
+    wait_until("stopped", || proc_state(pid) == 'T');
+    assert_eq!(
+        pane_stty(&d),
+        before.trim(),
+        "the settings are back while stopped"
+    );
+    let s = t.capture().unwrap();
+    assert!(
+        !s.contains("┌───┬"),
+        "the main screen is back while stopped\n{s}"
+    );
+    kill("-CONT");
+    t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
+        .unwrap();
+    assert_ne!(pane_stty(&d), before.trim(), "raw mode again");
+    t.keys(&["q"]).unwrap();
+    let o = t.wait_outcome(Duration::from_secs(20)).unwrap();
+    assert_eq!(o.status, 0);
+    assert!(o.restored(), "{o:?}");
+    let _ = fs::remove_dir_all(&d);
+}
+
+#[test]
+fn tmux_a_fifo_device_is_watched_and_the_history_matches_what_was_recorded() {
+    if !tmux_or_skip() {
+        return;
+    }
+    let d = dir("fifo");
+    let fifo = d.join("kxo");
+    let _ = fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    // Two games: game 0 finishes (O wins) then starts round 1, game 5 is at its second move.
+    let mut records = Vec::new();
+    let mut r = Record::start(0, 0, AgentKind::Mcts, AgentKind::Negamax);
+    records.push(r);
+    for c in [0, 4, 1, 5, 2] {
+        r = played(r, c);
+        records.push(r);
+    }
+    assert_eq!(r.state, Record::O_WON);
+    records.push(Record::start(
+        0,
+        1,
+        AgentKind::TdLearning,
+        AgentKind::Random,
+    ));
+    let g5 = Record::start(5, 7, AgentKind::MonteCarlo, AgentKind::Mcts);
+    records.extend([g5, played(g5, 15), played(played(g5, 15), 10)]);
+    for (i, r) in records.iter_mut().enumerate() {
+        r.seq = i as u64;
+    }
+    let bytes: Vec<u8> = records.iter().flat_map(|r| r.to_bytes()).collect();
+    let rec = d.join("seen.kxorec");
+    let argv = vec![
+        XO.to_string(),
+        "--device".into(),
+        fifo.to_string_lossy().into(),
+        "--record".into(),
+        rec.to_string_lossy().into(),
+    ];
+    let t = Tmux::start_watched(&d.join("tmux"), 100, 30, &argv).unwrap();
+    // The writer keeps the FIFO open, so the stream does not end.
+    let mut w = fifo_writer(&fifo);
+    std::io::Write::write_all(&mut w, &bytes).unwrap();
+    t.wait_for(Duration::from_secs(20), |s| {
+        s.contains("#5 r7 MC vs MCTS") && s.contains("2 moves, last C3")
+    })
+    .unwrap();
+    t.keys(&["q"]).unwrap();
+    let o = t.wait_outcome(Duration::from_secs(20)).unwrap();
+    assert_eq!(o.status, 0);
+    assert!(o.restored());
+    let screen = t.capture_all().unwrap();
+    let lines: Vec<&str> = screen.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(
+        lines,
+        [
+            "#0 r0 MCTS vs NEGA (O won): Moves: A1 -> A2 -> B1 -> B2 -> C1",
+            "#0 r1 TD vs RAND (playing): Moves: (none)",
+            "#5 r7 MC vs MCTS (playing): Moves: D4 -> C3",
+        ],
+        "{screen}"
+    );
+    drop(w);
+    let msgs = recfile::read_all(fs::File::open(&rec).unwrap()).unwrap();
+    let got: Vec<Record> = msgs
+        .iter()
+        .flat_map(|m| match m {
+            Msg::Records { records, .. } => records.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert_eq!(got, records);
+    drop(t);
+    // --no-history: nothing printed.
+    let argv = vec![
+        XO.to_string(),
+        "--device".into(),
+        fifo.to_string_lossy().into(),
+        "--no-history".into(),
+    ];
+    let t = Tmux::start_watched(&d.join("tmux"), 100, 30, &argv).unwrap();
+    let mut w = fifo_writer(&fifo);
+    std::io::Write::write_all(&mut w, &bytes).unwrap();
+    t.wait_for(Duration::from_secs(20), |s| s.contains("#5 r7"))
+        .unwrap();
+    t.keys(&["q"]).unwrap();
+    assert_eq!(t.wait_outcome(Duration::from_secs(20)).unwrap().status, 0);
+    let screen = t.capture_all().unwrap();
+    assert!(!screen.lines().any(|l| l.starts_with('#')), "{screen}");
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// The FIFO opened for writing once its reader (xo-user in tmux) has opened it.
+fn fifo_writer(fifo: &Path) -> fs::File {
+    use std::os::unix::fs::OpenOptionsExt;
+    let nonblock = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    let t0 = std::time::Instant::now();
+    loop {
+        // ENXIO until there is a reader.
+        match fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(nonblock)
+            .open(fifo)
+        {
+            Ok(f) => return f,
+            Err(e) => assert!(t0.elapsed() < Duration::from_secs(20), "{e}"),
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn played(r: Record, cell: u8) -> Record {
+    use kgames_kxo::kxo::record::RecordBoard;
+    r.played(cell).unwrap()
+}
+
+/// CPU time of process `pid` so far (`/proc/PID/schedstat`, every thread), in milliseconds.
+fn cpu_ms(pid: u32) -> u64 {
+    let tasks = fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+    tasks
+        .filter_map(|t| fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum::<u64>()
+        / 1_000_000
+}
+
+#[test]
+fn tmux_a_long_paste_is_read_without_spinning_and_keys_still_work() {
+    if !tmux_or_skip() {
+        return;
+    }
+    let d = dir("paste");
+    let file = d.join("demo.kxorec");
+    demo(&file, 60);
+    let argv = vec![
+        XO.to_string(),
+        "--replay".into(),
+        file.to_string_lossy().into(),
+    ];
+    let t = Tmux::start_watched(&d.join("tmux"), 80, 24, &argv).unwrap();
+    t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
+        .unwrap();
+    let pid = t.program_pids()[0];
+    assert_eq!(
+        fs::read_dir(format!("/proc/{pid}/task")).unwrap().count(),
+        1,
+        "one thread"
+    );
+    // 5000 bytes at once: more than one read's worth.
+    t.keys(&["-l", &"x".repeat(5000)]).unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let before = cpu_ms(pid);
+    std::thread::sleep(Duration::from_secs(2));
+    let used = cpu_ms(pid) - before;
+    assert!(
+        used < 1000,
+        "{used} ms of CPU in 2 s after a paste: a busy loop"
+    );
+    t.keys(&["?"]).unwrap();
+    t.wait_for(Duration::from_secs(20), |s| s.contains("xo-user help"))
+        .unwrap();
+    t.keys(&["q"]).unwrap();
+    let o = t.wait_outcome(Duration::from_secs(20)).unwrap();
+    assert_eq!(o.status, 0);
+    assert!(o.restored());
     let _ = fs::remove_dir_all(&d);
 }

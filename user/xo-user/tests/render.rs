@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
-use ratatui::style::Color;
+use ratatui::style::{Color, Modifier};
 use ratatui::Terminal;
 
 use kgames_uapi::agent::AgentKind;
@@ -14,7 +14,7 @@ use xo_user::cells::{cell_name, last_move, moves_text};
 use xo_user::control::{Control, Role};
 use xo_user::model::Model;
 use xo_user::msg::Msg;
-use xo_user::render::{self, Fit, View};
+use xo_user::render::{self, Fit, Notice, View};
 use xo_user::{recfile, synth};
 
 const CLOCK: &str = "12:34:56 UTC";
@@ -106,7 +106,8 @@ fn games_tab_80x24_shows_two_rows_of_compact_boards() {
         fit,
         Fit {
             page: 2,
-            max_scroll: 1
+            max_scroll: 1,
+            cols: 3
         }
     );
 }
@@ -169,7 +170,8 @@ fn small_terminals() {
         fit,
         Fit {
             page: 1,
-            max_scroll: 8
+            max_scroll: 8,
+            cols: 1
         }
     );
     // Scrolled to the third board.
@@ -286,4 +288,77 @@ fn a_stream_recorded_on_the_live_device_renders() {
         assert!(s.contains(&pairing(&g.shown)), "{s}");
     }
     assert!(s.contains("9 games 100 ms"));
+}
+
+#[test]
+fn policies_the_selection_and_notices_are_shown() {
+    let mut m = recorded(20);
+    let mut state = m.state.unwrap();
+    state.pairings[1] = [AgentKind::Mcts.id(), kgames_uapi::pairing::RANDOM];
+    m.state = Some(state);
+    let mut c = live();
+    c.selected = 1;
+    let (b, _) = draw(&m, &c, 200, 60);
+    let s = text(&b);
+    assert_eq!(s.matches("policy random:random").count(), 8, "{s}");
+    assert_eq!(s.matches("policy mcts:random").count(), 1, "{s}");
+    // Game 1's panel is the second: its policy in yellow, the others dim; its id reversed.
+    let (y, line) = s
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("policy mcts:random"))
+        .unwrap();
+    let x = line.find("policy mcts").unwrap() as u16; // ASCII before it on this line
+    assert_eq!((x, b[(x, y as u16)].fg), (render::PANEL_W, Color::Yellow));
+    assert_eq!(b[(0, y as u16)].fg, Color::DarkGray);
+    let title = s.lines().position(|l| l.contains("#1 r")).unwrap() as u16;
+    let at = |x| b[(x, title)].modifier.contains(Modifier::REVERSED);
+    assert!(
+        at(render::PANEL_W) && !at(0),
+        "only the selected id is reversed"
+    );
+    // Without a state sample (an old module, or before the first) no policy line.
+    m.state = None;
+    let s = text(&draw(&m, &c, 200, 60).0);
+    assert!(!s.contains("policy "), "{s}");
+    // A notice takes the footer: green when it worked, red when not.
+    let c = live();
+    for (error, bg) in [(false, Color::Green), (true, Color::Red)] {
+        let n = Notice {
+            text: "#1 policy mcts:random from its next round".into(),
+            error,
+        };
+        let mut t = ratatui::Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let view = View {
+            model: &m,
+            control: &c,
+            clock: CLOCK,
+            now: Duration::from_secs(30),
+            source: "/dev/kxo",
+            notice: Some(&n),
+        };
+        t.draw(|f| {
+            render::draw(f, &view);
+        })
+        .unwrap();
+        let b = t.backend().buffer().clone();
+        let s = text(&b);
+        let last = s.lines().last().unwrap();
+        assert!(last.starts_with(&n.text), "{last}");
+        assert!(!last.contains("boards"), "no scroll position over it");
+        assert_eq!(b[(0, 23)].bg, bg);
+    }
+    // The help lists the new keys.
+    let mut c = live();
+    c.help = true;
+    let s = text(&draw(&m, &c, 80, 24).0);
+    for k in [
+        "a / A",
+        "random nega rand mcts td mc",
+        "R   ",
+        "KXO_IOC_RESTART",
+        "Left Right",
+    ] {
+        assert!(s.contains(k), "{k}\n{s}");
+    }
 }

@@ -13,10 +13,18 @@
 //! 4│   │   │   │   │
 //!  └───┴───┴───┴───┘
 //! 5 moves, last B2
+//! policy mcts:random
 //! ```
 //!
+//! (13 rows; the compact panel below has 10.)
+//!
+//! The last line is the slot's pairing policy (`KXO_IOC_STATE`'s `pairings`: O's then X's
+//! choice, `random` for a side drawn each round), dim while it is `random:random`, yellow
+//! otherwise; without a state sample it is left blank. The selected game's title is shown
+//! in reverse video.
+//!
 //! When the full panels would not show every row of boards, the compact panel (no rules
-//! between the board's rows, 10 rows with the gap) is used.
+//! between the board's rows, 10 rows) is used.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -25,6 +33,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use kgames_uapi::agent::AgentKind;
+use kgames_uapi::pairing::{side_name, RANDOM};
 use kgames_uapi::record::Record;
 
 use super::{position, Fit, View, O_COLOR, X_COLOR};
@@ -34,10 +43,35 @@ use crate::model::GameView;
 /// Columns of one panel, with its gap.
 pub const PANEL_W: u16 = 22;
 /// Rows of one panel.
-pub const PANEL_H: u16 = 12;
+pub const PANEL_H: u16 = 13;
 /// Rows of one compact panel (no rules between the board's rows), used when the full panels
 /// would not show every row of boards.
 pub const COMPACT_H: u16 = 10;
+
+/// The pairing policy of game slot `game` from the latest state sample: `[O, X]`, agent
+/// ids or `pairing::RANDOM` (`None` without a sample, or for a slot beyond its games).
+pub fn policy(v: &View<'_>, game: u16) -> Option<[u8; 2]> {
+    let s = v.model.state?;
+    (u32::from(game) < s.games)
+        .then(|| s.pairings.get(usize::from(game)).copied())
+        .flatten()
+}
+
+/// `policy mcts:random`, dim while both sides are drawn.
+fn policy_line(p: Option<[u8; 2]>) -> Line<'static> {
+    let Some([o, x]) = p else {
+        return Line::raw("");
+    };
+    let color = if [o, x] == [RANDOM, RANDOM] {
+        Color::DarkGray
+    } else {
+        Color::Yellow
+    };
+    Line::styled(
+        format!("policy {}:{}", side_name(o), side_name(x)),
+        Style::default().fg(color),
+    )
+}
 
 /// The four-letter tag of an agent id (`?` for an unknown id).
 pub(super) fn tag(id: u8) -> &'static str {
@@ -110,12 +144,21 @@ fn status(g: &GameView) -> Line<'static> {
 }
 
 /// The lines of one game's panel.
-fn panel(g: &GameView, compact: bool) -> Vec<Line<'static>> {
+fn panel(
+    g: &GameView,
+    compact: bool,
+    policy: Option<[u8; 2]>,
+    selected: bool,
+) -> Vec<Line<'static>> {
     let r = &g.shown;
-    let mut title = vec![Span::styled(
-        format!("#{} r{} ", r.game, r.round),
-        Style::default().add_modifier(Modifier::BOLD),
-    )];
+    let mut id_style = Style::default().add_modifier(Modifier::BOLD);
+    if selected {
+        id_style = id_style.add_modifier(Modifier::REVERSED);
+    }
+    let mut title = vec![
+        Span::styled(format!("#{} r{}", r.game, r.round), id_style),
+        Span::raw(" "),
+    ];
     title.extend(pairing(r));
     let mut lines = vec![Line::from(title), Line::raw("   A   B   C   D")];
     lines.push(rule('┌', '┬', '┐'));
@@ -133,6 +176,7 @@ fn panel(g: &GameView, compact: bool) -> Vec<Line<'static>> {
         }
     }
     lines.push(status(g));
+    lines.push(policy_line(policy));
     lines
 }
 
@@ -166,13 +210,21 @@ pub(super) fn draw(f: &mut Frame<'_>, area: Rect, v: &View<'_>) -> (Fit, String)
             width: PANEL_W.min(area.width),
             height: panel_h.min(area.height.saturating_sub(row * panel_h)),
         };
-        f.render_widget(Paragraph::new(panel(g, compact)), r);
+        let index = first * cols + slot;
+        let lines = panel(
+            g,
+            compact,
+            policy(v, g.shown.game),
+            index == v.control.selected,
+        );
+        f.render_widget(Paragraph::new(lines), r);
     }
     let shown = (rows_fit * cols).min(games.len().saturating_sub(first * cols));
     (
         Fit {
             page: rows_fit,
             max_scroll,
+            cols,
         },
         position("boards", first * cols, shown, games.len()),
     )

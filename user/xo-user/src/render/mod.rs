@@ -43,8 +43,18 @@ pub struct View<'a> {
     pub now: Duration,
     /// Where the stream comes from (`/dev/kxo`, `replay FILE x2`).
     pub source: &'a str,
-    /// The latest notice (an ioctl that failed), if any.
-    pub notice: Option<&'a str>,
+    /// The latest notice (what an ioctl did or why it failed), if any.
+    pub notice: Option<&'a Notice>,
+}
+
+/// A status message shown in the footer for a while: what a control key did, or why it
+/// failed (in red).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The message.
+    pub text: String,
+    /// A failure (red) rather than a confirmation.
+    pub error: bool,
 }
 
 /// What the draw learned about scrolling: rows per page and the largest offset.
@@ -54,6 +64,8 @@ pub struct Fit {
     pub page: usize,
     /// The largest useful scroll offset.
     pub max_scroll: usize,
+    /// On the Games tab: boards per row (0 on the other tabs).
+    pub cols: usize,
 }
 
 /// A span in a bold style.
@@ -115,13 +127,6 @@ fn header(v: &View<'_>) -> Line<'static> {
         v.source.to_string(),
         Style::default().fg(Color::DarkGray),
     ));
-    if let Some(n) = v.notice {
-        spans.push(sep());
-        spans.push(Span::styled(
-            n.to_string(),
-            Style::default().fg(Color::White).bg(Color::Red),
-        ));
-    }
     Line::from(spans)
 }
 
@@ -135,7 +140,19 @@ fn tabs(c: &Control) -> Tabs<'static> {
         .highlight_style(Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD))
 }
 
-fn footer() -> Line<'static> {
+/// The footer: the notice, if any, else the main keys.
+fn footer(notice: Option<&Notice>) -> Line<'static> {
+    if let Some(n) = notice {
+        let style = if n.error {
+            Style::default().fg(Color::White).bg(Color::Red)
+        } else {
+            Style::default().fg(Color::Black).bg(Color::Green)
+        };
+        return Line::from(vec![
+            Span::styled(n.text.clone(), style),
+            Span::raw("  ? help"),
+        ]);
+    }
     let key = |k: &str| Span::styled(k.to_string(), Style::default().fg(Color::Yellow));
     Line::from(vec![
         key("q"),
@@ -181,9 +198,9 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) -> Fit {
         Tab::Records => records::draw(f, body, v),
         Tab::Load => load::draw(f, body, v),
     };
-    f.render_widget(Paragraph::new(footer()), foot);
+    f.render_widget(Paragraph::new(footer(v.notice)), foot);
     // The scroll position, right-aligned over the end of the keys when narrow.
-    if !position.is_empty() {
+    if !position.is_empty() && v.notice.is_none() {
         let w = (position.chars().count() as u16 + 1).min(foot.width);
         let r = Rect {
             x: foot.x + foot.width - w,

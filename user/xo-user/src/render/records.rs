@@ -119,7 +119,11 @@ pub(super) fn draw(f: &mut Frame<'_>, area: Rect, v: &View<'_>) -> (Fit, String)
     let shown: Vec<Line<'static>> = all.iter().skip(first).take(page).cloned().collect();
     f.render_widget(Paragraph::new(shown), area);
     (
-        Fit { page, max_scroll },
+        Fit {
+            page,
+            max_scroll,
+            cols: 0,
+        },
         position("lines", first, page, all.len()),
     )
 }
