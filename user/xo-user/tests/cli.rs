@@ -220,14 +220,12 @@ fn tmux_a_bad_stream_or_a_closed_device_exits_1_with_the_terminal_restored() {
     let _ = fs::remove_dir_all(&d);
 }
 
-#[test]
-fn tmux_sigterm_restores_the_terminal() {
-    if !tmux_or_skip() {
-        return;
-    }
-    let d = dir("sigterm");
+/// A demo recording of `secs` seconds replayed by xo-user in an 80x24 tmux, once its boards
+/// show: the test's folder and the pane.
+fn replay_in_tmux(name: &str, secs: u64) -> (PathBuf, Tmux) {
+    let d = dir(name);
     let file = d.join("demo.kxorec");
-    demo(&file, 30);
+    demo(&file, secs);
     let argv = vec![
         XO.to_string(),
         "--replay".into(),
@@ -236,6 +234,15 @@ fn tmux_sigterm_restores_the_terminal() {
     let t = Tmux::start_watched(&d.join("tmux"), 80, 24, &argv).unwrap();
     t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
         .unwrap();
+    (d, t)
+}
+
+#[test]
+fn tmux_sigterm_restores_the_terminal() {
+    if !tmux_or_skip() {
+        return;
+    }
+    let (d, t) = replay_in_tmux("sigterm", 30);
     let pids = t.program_pids();
     assert_eq!(pids.len(), 1, "{pids:?}");
     let kill = Command::new("kill")
@@ -287,17 +294,7 @@ fn tmux_sigtstp_gives_the_terminal_back_and_sigcont_takes_it_again() {
     if !tmux_or_skip() {
         return;
     }
-    let d = dir("sigtstp");
-    let file = d.join("demo.kxorec");
-    demo(&file, 60);
-    let argv = vec![
-        XO.to_string(),
-        "--replay".into(),
-        file.to_string_lossy().into(),
-    ];
-    let t = Tmux::start_watched(&d.join("tmux"), 80, 24, &argv).unwrap();
-    t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
-        .unwrap();
+    let (d, t) = replay_in_tmux("sigtstp", 60);
     let before = fs::read_to_string(d.join("tmux/before")).unwrap();
     let pid = t.program_pids()[0];
     assert_ne!(pane_stty(&d), before.trim(), "raw mode while running");
@@ -462,17 +459,7 @@ fn tmux_a_long_paste_is_read_without_spinning_and_keys_still_work() {
     if !tmux_or_skip() {
         return;
     }
-    let d = dir("paste");
-    let file = d.join("demo.kxorec");
-    demo(&file, 60);
-    let argv = vec![
-        XO.to_string(),
-        "--replay".into(),
-        file.to_string_lossy().into(),
-    ];
-    let t = Tmux::start_watched(&d.join("tmux"), 80, 24, &argv).unwrap();
-    t.wait_for(Duration::from_secs(20), |s| s.contains("┌───┬"))
-        .unwrap();
+    let (d, t) = replay_in_tmux("paste", 60);
     let pid = t.program_pids()[0];
     assert_eq!(
         fs::read_dir(format!("/proc/{pid}/task")).unwrap().count(),
