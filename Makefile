@@ -1,9 +1,13 @@
 # kgames: see README.md. The two commands: `make run` and `make check`.
 #
-#   make [KDIR=<Rust-enabled 7.3 build dir>] [LLVM=-19]   build kgames.ko (default KDIR: the
-#                                                        cached test kernel, built if missing)
-#   make run [CMD='...']   set up, build, boot the VM; a shell as nobody, or run CMD there
-#   make check             host tests, lint, in-VM tests; ends with "N passed, M failed"
+#   make [KERNEL=debian-7.3]  build kgames.ko for a kernel: debian-7.3 (default; Debian's stock
+#                          7.3.4+deb13-amd64, module in out/debian-7.3/), debian-7.2, or test
+#                          (the test kernel that scripts/kernel-build.sh builds; ./kgames.ko)
+#   make KDIR=<dir>        build ./kgames.ko against a prepared Rust-enabled kernel build dir
+#   make run [KERNEL=..] [CMD='...']  set up, build, boot the VM; a shell as nobody, or CMD
+#   make check             host tests, lint, in-VM tests on Debian's 7.3 and the test kernel,
+#                          the DKMS flow; ends with "N passed, M failed"
+#   make check-kernels     the in-VM suite on every supported kernel: Debian 7.2 and 7.3, test
 #   make check-debug       the in-VM suite, fault injection and the 64-process stress on the
 #                          debug kernel (KASAN, kmemleak, UBSAN, ...); not part of `make check`
 #   make check-features    kgames.ko built with KGAMES_TARGET_FEATURES (popcnt, lzcnt, BMI1/2),
@@ -21,16 +25,27 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-debug check-features bench bench-vm fuzz reversi-weights stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-kernels check-debug check-features bench bench-vm fuzz reversi-weights stress clippy rustfmt clean
 
 all: modules
 
+# The kernel to build for and to boot (scripts/module-build.sh, scripts/vm-run.sh --kernel).
+KERNEL ?= debian-7.3
+export KGAMES_KERNEL := $(KERNEL)
+# A kernel build directory given by the user: ./kgames.ko is built in place against it.
+ifneq ($(filter command line environment,$(origin KDIR)),)
+KERNEL := test
+MODULE_IN_PLACE := 1
+endif
 # The test kernel: built once into the cache (scripts/kernel-build.sh prints its directory).
 KDIR ?= $(shell bash scripts/kernel-build.sh --dir)
 
 modules:
-	@test -n "$(KDIR)" -a -e "$(KDIR)/Module.symvers" || bash scripts/kernel-build.sh >/dev/null
+ifdef MODULE_IN_PLACE
 	$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) modules
+else
+	@bash scripts/module-build.sh $(KERNEL) >/dev/null
+endif
 
 # The kernel's clippy set on the module, warnings fatal (forces a rebuild of the crate).
 clippy:
@@ -42,8 +57,13 @@ rustfmt:
 	rustfmt --check --edition 2021 --config-path $(KDIR)/source/.rustfmt.toml src/kgames_main.rs
 
 setup:
-	bash scripts/setup-toolchain.sh
+ifeq ($(KERNEL),test)
+	bash scripts/setup-toolchain.sh --test-kernel
 	bash scripts/kernel-build.sh >/dev/null
+else
+	bash scripts/setup-toolchain.sh
+	bash scripts/debian-kernel.sh $(KERNEL) >/dev/null
+endif
 
 # The programs the VM runs; not the engines' tools (src/*/bin), which the VM does not use.
 tools:
@@ -53,11 +73,14 @@ tools:
 # CMD reaches the recipe through the environment, so any quoting in it survives.
 export CMD
 run: setup modules tools
-	@if [ -n "$$CMD" ]; then bash scripts/vm-run.sh --cmd "$$CMD"; \
-	else bash scripts/vm-run.sh --shell; fi
+	@if [ -n "$$CMD" ]; then bash scripts/vm-run.sh --kernel $(KERNEL) --cmd "$$CMD"; \
+	else bash scripts/vm-run.sh --kernel $(KERNEL) --shell; fi
 
 check:
 	bash scripts/check.sh
+
+check-kernels:
+	bash scripts/check-kernels.sh
 
 check-debug:
 	bash scripts/check-debug.sh

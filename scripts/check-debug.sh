@@ -13,7 +13,7 @@ log=out/check-debug.log
 . "$here/tally.sh"
 mkdir -p out/debug
 
-run "setup: toolchain" bash scripts/setup-toolchain.sh
+run "setup: toolchain" bash scripts/setup-toolchain.sh --test-kernel
 step "setup: debug kernel (cached after the first build)"
 tk=$(date +%s)
 if dkdir=$(bash scripts/kernel-build.sh --debug 2> >(tee -a "$log" | grep -E '^(==>|    |error)' >&2)); then

@@ -15,6 +15,8 @@ features=${KGAMES_TARGET_FEATURES:-+popcnt,+lzcnt,+bmi1,+bmi2}
 mkdir -p out/features
 
 kdir=$(bash scripts/kernel-build.sh)
+# The features build is of the test kernel: boot that one whatever KERNEL says.
+export KGAMES_KERNEL=test
 run "module: kgames.ko with KGAMES_TARGET_FEATURES=$features, no warning" \
     build_module_copy "$kdir" "$repo/out/features" KGAMES_TARGET_FEATURES="$features"
 run "tools: build the in-VM test binary" make -s tools

@@ -18,3 +18,67 @@ build_module_copy() {
     echo "$o"
     [ $rc = 0 ] && ! grep -qiE 'warning|error' <<<"$o" && cp "$dir/tree/kgames.ko" "$dir/kgames.ko"
 }
+
+# debian_mirror: the machine's own Debian mirror, read from its apt sources (never written).
+debian_mirror() {
+    local uri
+    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+    [ -n "$uri" ] || uri=$(awk '$1=="deb" && $0 ~ /debian/ {for(i=2;i<=NF;i++) if ($i ~ /^(https?|file):/) {print $i; exit}}' /etc/apt/sources.list 2>/dev/null || true)
+    [ -n "$uri" ] || die "cannot read the machine's Debian mirror from /etc/apt"
+    echo "$uri"
+}
+
+# apt_private ARGS...: apt-get with a private configuration in the cache (suite
+# trixie-backports of the machine's own mirror); the system's apt sources stay untouched.
+# apt_private_cache ARGS...: the same for apt-cache. apt_private_update: refresh its lists once
+# per run of a script (APT_PRIVATE_UPDATED guards it).
+APT_D=$KGAMES_CACHE/apt
+APT_A=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$APT_D/parts" -o "Dir::State::Lists=$APT_D/lists"
+       -o "Dir::Cache::Archives=$APT_D/archives" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+apt_private() { apt-get "${APT_A[@]}" "$@"; }
+apt_private_cache() { apt-cache "${APT_A[@]}" "$@"; }
+apt_private_update() {
+    [ -n "${APT_PRIVATE_UPDATED:-}" ] && return 0
+    mkdir -p "$APT_D/parts" "$APT_D/lists/partial" "$APT_D/archives/partial"
+    printf 'Types: deb\nURIs: %s\nSuites: trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$(debian_mirror)" > "$APT_D/parts/k.sources"
+    step "apt update (private configuration, trixie-backports)"
+    apt_private update -qq >&2 || die "apt update of trixie-backports failed (is the mirror reachable?)"
+    APT_PRIVATE_UPDATED=1
+}
+# apt_private_fetch PKG=VERSION: the .deb's path in the cache, downloaded if missing.
+apt_private_fetch() {
+    local pkg=${1%%=*} ver=${1#*=} f
+    f=$APT_D/archives/${pkg}_$(sed 's/:/%3a/' <<<"$ver")_*.deb
+    # shellcheck disable=SC2086
+    if ! ls $f >/dev/null 2>&1; then
+        apt_private_update
+        step "downloading $pkg=$ver"
+        (cd "$APT_D/archives" && apt_private download "$pkg=$ver" >&2) || die "cannot download $pkg=$ver from trixie-backports"
+    fi
+    # shellcheck disable=SC2086
+    ls $f | head -n 1
+}
+
+# kbuild_ko RELEASE KO MAKE-COMMAND...: runs the module build (warnings fatal), then checks what
+# it made: a symbol that the kernel does not export is named in a message of its own, and KO's
+# vermagic must name RELEASE. On any failure KO is removed, so no half-built module is left.
+kbuild_ko() {
+    local release=$1 ko=$2 o rc missing s vermagic
+    shift 2
+    rm -f "$ko"
+    o=$("$@" 2>&1); rc=$?
+    [ -z "$o" ] || echo "$o" >&2
+    missing=$(sed -n 's/^ERROR: modpost: "\([^"]*\)" \[.*\] undefined!$/\1/p' <<<"$o")
+    if [ -n "$missing" ]; then
+        while IFS= read -r s; do
+            printf 'error: kgames.ko needs the symbol %s, which Linux %s does not export (not in its Module.symvers)\n' "$s" "$release" >&2
+        done <<<"$missing"
+        rm -f "$ko"; return 1
+    fi
+    if [ $rc != 0 ]; then rm -f "$ko"; printf 'error: the build of kgames.ko for Linux %s failed (above)\n' "$release" >&2; return 1; fi
+    if grep -qiE 'warning|error' <<<"$o"; then rm -f "$ko"; printf 'error: the build of kgames.ko for Linux %s gave warnings (above)\n' "$release" >&2; return 1; fi
+    vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+    if [ "${vermagic%% *}" != "$release" ]; then
+        rm -f "$ko"; printf "error: kgames.ko's vermagic '%s' does not name Linux %s\n" "$vermagic" "$release" >&2; return 1
+    fi
+}

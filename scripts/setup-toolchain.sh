@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs the host toolchain for building the test kernel, the module and the VM runner.
+# Installs the host toolchain for the VM runner, the user tools and the Debian trixie root
+# (mmdebstrap; the kernel's compilers live in that root, scripts/debian-root.sh).
+#   setup-toolchain.sh [--test-kernel]   also what building the test kernel needs (clang/LLVM 19,
+#                                        bindgen-cli, rust-src)
 # Idempotent: every step checks first and does nothing when its piece is already there.
 # Debian packages come from the machine's own apt sources; nothing here names a registry host.
 # g++ compiles libFuzzer for `make fuzz` (libfuzzer-sys builds it from source).
@@ -9,8 +12,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 BINDGEN_VERSION=0.73.2
 VIRTME_NG_VERSION=1.42
-DEBS=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio kmod
-      qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish)
+test_kernel=""
+for a in "$@"; do
+    case "$a" in --test-kernel) test_kernel=1 ;; *) die "unknown option $a" ;; esac
+done
+DEBS=(kmod mmdebstrap qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish)
+[ -z "$test_kernel" ] || DEBS+=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -24,14 +31,18 @@ else
     note "Debian packages: all present"
 fi
 
-if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+if [ -z "$test_kernel" ]; then
+    :
+elif ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     step "adding rustup component rust-src"
     rustup component add rust-src
 else
     note "rust-src: present"
 fi
 
-if ! command -v bindgen >/dev/null 2>&1 || [ "$(bindgen --version 2>/dev/null | awk '{print $2}')" != "$BINDGEN_VERSION" ]; then
+if [ -z "$test_kernel" ]; then
+    :
+elif ! command -v bindgen >/dev/null 2>&1 || [ "$(bindgen --version 2>/dev/null | awk '{print $2}')" != "$BINDGEN_VERSION" ]; then
     step "installing bindgen-cli $BINDGEN_VERSION (about a minute)"
     cargo install --locked bindgen-cli --version "$BINDGEN_VERSION"
 else

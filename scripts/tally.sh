@@ -14,3 +14,26 @@ run() {
     if "$@" >> "$log" 2>&1; then pass "$name"; else fail "$name"; tail -n 30 "$log" | sed 's/^/    | /'; fi
 }
 finish() { echo "${1:-check} took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+# vm_suite KERNEL [SUITE..]: the in-VM TAP tests on one kernel (scripts/vm-run.sh --kernel), with
+# out/vm-KERNEL as output; every TAP line counts, and so do a clean kernel log and a finished
+# guest. The module must be built for that kernel first.
+vm_suite() {
+    local kernel=$1 o=$repo/out/vm-$1 rc p f
+    shift
+    step "vm ($kernel): in-VM tests (TAP; boot takes 20-25 s under TCG)"
+    bash scripts/vm-run.sh --kernel "$kernel" --tests --out "$o" "$@" > "$o.log" 2>&1; rc=$?
+    cat "$o.log" >> "$log"
+    if [ -f "$o/tap.txt" ]; then
+        p=$(grep -c '^ok ' "$o/tap.txt"); f=$(grep -c '^not ok ' "$o/tap.txt")
+        grep -E '^(not ok|#)' "$o/tap.txt" | sed "s/^/[$kernel] /" | head -n 40
+        passed=$((passed + p)); failed=$((failed + f))
+        echo "vm ($kernel): $p passed, $f failed"
+    else
+        fail "vm ($kernel): no TAP output"; tail -n 40 "$o.log"
+    fi
+    case $rc in
+        90) fail "vm ($kernel): the kernel log is clean (a BUG/WARNING/lockdep/lockup/panic was logged)"; grep -A3 'kernel log problem' "$o.log" ;;
+        91) fail "vm ($kernel): the guest finished (it crashed or hung)" ;;
+        *) pass "vm ($kernel): the kernel log is clean and the guest finished" ;;
+    esac
+}

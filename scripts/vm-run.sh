@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Boots the test kernel under QEMU (TCG, 2 vCPUs) with virtme-ng, the host's root file system
-# visible in the guest, loads kgames.ko, makes the three nodes 0666 and then:
+# Boots a kernel under QEMU (TCG, 2 vCPUs) with virtme-ng, the host's root file system visible
+# in the guest, installs the udev rule scripts/60-kgames.rules (the nodes become 0666, as on a
+# real machine), loads kgames.ko and then:
 #   vm-run.sh --shell            an interactive shell as the unprivileged user nobody
 #   vm-run.sh --cmd 'CMD'        runs CMD as nobody in the repository, prints, returns its status
 #   vm-run.sh --tests [SUITE..]  runs the in-VM tests (TAP) as root; unloads the module at the end
-# Options: --insmod-args 'a=1 b=2' (module parameters), --out DIR (logs; default out/vm),
-# --root (--cmd runs as root), --debug (the debug kernel of scripts/kernel-build.sh --debug,
-# 2 GiB of memory, and the module built for it: out/debug/kgames.ko), --ko FILE (the module).
+# Options: --kernel NAME (debian-7.3, debian-7.2: Debian's stock kernel, scripts/debian-kernel.sh,
+# with out/NAME/kgames.ko; test: the kernel of scripts/kernel-build.sh with ./kgames.ko; default
+# $KGAMES_KERNEL, else test), --append 'ARGS' (more kernel command line), --insmod-args 'a=1 b=2'
+# (module parameters), --out DIR (logs; default out/vm), --root (--cmd runs as root), --debug
+# (the debug kernel of scripts/kernel-build.sh --debug, 2 GiB of memory, and the module built
+# for it: out/debug/kgames.ko), --ko FILE (the module).
 # Whatever the guest said, the run fails (exit 90) when the guest kernel's log shows a report
 # (scripts/detect.sh: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
 # debug objects, Rust panics, and the leaks kmemleak finds in its scan after the run).
@@ -15,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 
-mode=shell cmd="" insmod_args="" out="$repo/out/vm" suites=() debug="" ko="" who=nobody
+mode=shell cmd="" insmod_args="" out="$repo/out/vm" suites=() debug="" ko="" who=nobody kernel=${KGAMES_KERNEL:-test} append=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --shell) mode=shell ;;
@@ -26,6 +30,8 @@ while [ $# -gt 0 ]; do
         --root) who=root ;;
         --debug) debug=--debug ;;
         --ko) ko=$2; shift ;;
+        --kernel) kernel=$2; shift ;;
+        --append) append=$2; shift ;;
         -*) die "unknown option $1" ;;
         *) suites+=("$1") ;;
     esac
@@ -34,6 +40,8 @@ done
 
 if [ -n "$debug" ]; then
     kdir=$("$here/kernel-build.sh" --debug) memory=2G ko=${ko:-$repo/out/debug/kgames.ko}
+elif [ "$kernel" != test ]; then
+    kdir=$("$here/debian-kernel.sh" "$kernel" --boot)/vmlinuz memory=1G ko=${ko:-$repo/out/$kernel/kgames.ko}
 else
     kdir=${KDIR:-$("$here/kernel-build.sh")} memory=1G ko=${ko:-$repo/kgames.ko}
 fi
@@ -58,18 +66,29 @@ export PATH="\$repo/target/release:\$PATH"
 kml=/sys/kernel/debug/kmemleak
 mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 if [ -e \$kml ]; then echo scan > \$kml; sleep 5; echo scan > \$kml; echo clear > \$kml; fi
+# The udev rule a real installation gets (scripts/60-kgames.rules), in udev's runtime folder.
+mkdir -p /run/udev/rules.d && cp "\$repo/scripts/60-kgames.rules" /run/udev/rules.d/
+udevadm control --reload-rules 2>/dev/null
 if ! insmod "\$KGAMES_KO" $insmod_args; then
     echo "not ok - insmod kgames.ko" >> "\$out/tap.txt"; dmesg > "\$out/dmesg.txt"; exit 1
 fi
-for d in reversi chess kxo; do
-    for _ in \$(seq 50); do [ -c /dev/\$d ] && break; sleep 0.1; done
-    chmod 0666 /dev/\$d
-done
+udevadm settle -t 10 2>/dev/null
 status=0
 case "\$mode" in
     shell)
-        echo "kgames.ko loaded: /dev/reversi /dev/chess /dev/kxo (mode 0666). You are nobody; exit to power off."
-        setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp PS1='kgames\$ ' bash --norc -i || true ;;
+        # This script is the login shell of virtme-ng's console session: the console is its
+        # controlling terminal (job control; Ctrl-C and Ctrl-Z reach the foreground job), sized
+        # like the host's terminal at boot. Later sizes arrive on the port kgames.winsize;
+        # setting them on the console signals SIGWINCH to its foreground job.
+        tty=\$(tty)
+        if [ -e /dev/virtio-ports/kgames.winsize ]; then
+            ( while read -r rows cols; do stty -F "\$tty" rows "\$rows" cols "\$cols"; done < /dev/virtio-ports/kgames.winsize ) &
+        fi
+        echo "kgames.ko loaded into Linux \$(uname -r): /dev/reversi /dev/chess /dev/kxo. You are nobody; exit to power off."
+        setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp SHELL=/bin/bash TERM="\${TERM:-linux}" \
+            PATH="\$PATH" PS1='kgames\$ ' bash --norc -i || true
+        kill %1 2>/dev/null
+        echo 0 > "\$out/status" ;;
     cmd)
         if [ "\$who" = root ]; then
             bash "\$out/cmd.sh" || status=\$?
@@ -95,12 +114,30 @@ chmod +x "$out/guest.sh"
 printf '%s\n' "$cmd" > "$out/cmd.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
+[ -z "$append" ] || vng_args+=(--append "$append")
 set +e
 if [ "$mode" = shell ]; then
-    # Interactive: the kernel's console messages stay out of the shell (the guest's dmesg is
-    # saved at power-off and checked below).
-    vng "${vng_args[@]}" --user root --exec "bash $out/guest.sh"
-    rc=$?
+    # Interactive: virtme-ng's console session, with guest.sh as root's login shell (it drops to
+    # nobody). The kernel's console messages stay out of the shell (quiet; the guest's dmesg is
+    # saved at power-off and checked below). The host terminal's size follows on a serial port
+    # of its own: on SIGWINCH this script writes "rows cols" into the port's pipe.
+    rm -f "$out/winsize.in" "$out/winsize.out" && mkfifo "$out/winsize.in" "$out/winsize.out"
+    qopts="-device virtio-serial-pci,id=kgser -chardev pipe,id=kgwinsz,path=$out/winsize"
+    qopts+=" -device virtserialport,bus=kgser.0,name=kgames.winsize,chardev=kgwinsz"
+    resize() { [ -t 0 ] && stty size 2>/dev/null > "$out/winsize.in" || true; }
+    trap resize WINCH
+    vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
+    pid=$!
+    # `wait` returns early (status > 128) when a trap runs: wait again while the VM lives.
+    while :; do
+        wait "$pid"; rc=$?
+        [ $rc -gt 128 ] && kill -0 "$pid" 2>/dev/null && continue
+        break
+    done
+    trap - WINCH
+    rm -f "$out/winsize.in" "$out/winsize.out"
+    # The session's status: what guest.sh saved (0 after `exit`).
+    rc=0
 else
     # Batch: the whole kernel console goes to console.log (-v) for the detector.
     timeout 3000 vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
