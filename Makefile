@@ -31,12 +31,12 @@ all: modules
 
 # The kernel to build for and to boot (scripts/module-build.sh, scripts/vm-run.sh --kernel).
 KERNEL ?= debian-7.3
-export KGAMES_KERNEL := $(KERNEL)
 # A kernel build directory given by the user: ./kgames.ko is built in place against it.
-ifneq ($(filter command line environment,$(origin KDIR)),)
+ifeq ($(origin KDIR),command line)
 KERNEL := test
 MODULE_IN_PLACE := 1
 endif
+export KGAMES_KERNEL := $(KERNEL)
 # The test kernel: built once into the cache (scripts/kernel-build.sh prints its directory).
 KDIR ?= $(shell bash scripts/kernel-build.sh --dir)
 

@@ -83,6 +83,43 @@ symvers_check() {
 }
 run "module: a symbol missing from the kernel's Module.symvers stops the build, naming it, with no kgames.ko left" symvers_check
 run "module: kgames.ko for Debian 7.3 rebuilt after the symbol check" bash scripts/module-build.sh debian-7.3
+# Bad input: each case gets one message naming the kernel and what is missing, and leaves no
+# build directory or module behind.
+headers=$KGAMES_CACHE/debian/7.3.4+deb13-amd64/sys/usr/src/linux-headers-7.3.4+deb13-amd64
+src73=$(bash scripts/kernel-source.sh 7.3 7.3.4-1~bpo13+1 2>/dev/null)
+# expect_msg REGEX CMD...: CMD fails and prints a line matching REGEX.
+expect_msg() { local re=$1 o; shift; o=$("$@" 2>&1) && { echo "$o"; return 1; }; echo "$o"; grep -qE "$re" <<<"$o"; }
+no_rust() {
+    local d; d=$(mktemp -d)
+    mkdir "$d/h" && grep -v '^CONFIG_RUST=y' "$headers/.config" > "$d/h/.config" && cp "$headers/Module.symvers" "$d/h/"
+    expect_msg "Linux 7.3.4\+deb13-amd64 is built without CONFIG_RUST" bash scripts/rust-metadata.sh "$d/h" "$src73" "$d/b" 7.3.4+deb13-amd64
+    local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
+}
+run "bad input: a kernel without CONFIG_RUST is named, nothing is built" no_rust
+wrong_source() {
+    local d; d=$(mktemp -d)
+    mkdir "$d/s" && printf 'kernelversion:\n\t@echo 7.2.12\n' > "$d/s/Makefile"
+    expect_msg "the source at .* is Linux 7.2.12, the headers are of Linux 7.3.4" bash scripts/rust-metadata.sh "$headers" "$d/s" "$d/b" 7.3.4+deb13-amd64
+    local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
+}
+run "bad input: headers with another kernel's source are refused, naming both versions" wrong_source
+wrong_rustc() {
+    local d; d=$(mktemp -d)
+    expect_msg "Linux 7.3.4\+deb13-amd64 was built with 'rustc 1.85.1 .*'; this machine's rustc is 'rustc" \
+        bash scripts/rust-metadata.sh "$headers" "$src73" "$d/b" 7.3.4+deb13-amd64
+    local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
+}
+run "bad input: a rustc other than the kernel's (the host's) is refused, naming both" wrong_rustc
+no_source_pkg() {
+    local d; d=$(mktemp -d)
+    (cd "$d" && expect_msg "Linux 7.3.4\+deb13-amd64's headers lack the Rust metadata and /usr/src/linux-source-7.3.tar.xz is missing \(Debian: apt install linux-source-7.3\)" \
+        env KGAMES_DKMS_CACHE="$d/cache" bash "$repo/scripts/dkms-build.sh" 7.3.4+deb13-amd64 "$headers")
+    local rc=$?; [ ! -e "$d/kgames.ko" ] || rc=1; rm -rf "$d"; return $rc
+}
+run "bad input: DKMS without the linux-source package says which one to install" no_source_pkg
+run "bad input: a module built for another kernel is refused before the boot, naming both" \
+    expect_msg "kgames.ko is built for Linux 7.3.4, not for the kernel to boot, Linux 7.3.4\+deb13-amd64" \
+    bash scripts/vm-run.sh --kernel debian-7.3 --ko "$repo/kgames.ko" --cmd true --out "$repo/out/vm-wrong"
 
 # 4. In the VM: Debian's stock kernel (what people run) and the test kernel (lockdep,
 # atomic-sleep checks, the runner's defaults).

@@ -46,6 +46,15 @@ else
     kdir=${KDIR:-$("$here/kernel-build.sh")} memory=1G ko=${ko:-$repo/kgames.ko}
 fi
 [ -f "$ko" ] || die "$ko is not built (run make)"
+# The module must be built for the kernel that boots: its vermagic names the release.
+if [ "$kernel" != test ] && [ -z "$debug" ]; then
+    release=$("$here/debian-kernel.sh" "$kernel" --release)
+else
+    release=$(cat "${kdir%/vmlinuz}/include/config/kernel.release" 2>/dev/null || true)
+fi
+vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+[ -z "$release" ] || [ "${vermagic%% *}" = "$release" ] ||
+    die "$ko is built for Linux ${vermagic%% *}, not for the kernel to boot, Linux $release (make KERNEL=$kernel)"
 mkdir -p "$out"
 # One VM per output directory at a time.
 exec 9>"$out/.lock"

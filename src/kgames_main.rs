@@ -64,9 +64,9 @@ module! {
             default: 100,
             description: "Period of the kxo timer in ms: one move per game per tick",
         },
-        kxo_always: bool {
-            default: false,
-            description: "Run the kxo games even with no watcher open",
+        kxo_always: u32 {
+            default: 0,
+            description: "1: run the kxo games even with no watcher open (0-1)",
         },
         kxo_seed: u32 {
             default: 1,
@@ -96,9 +96,9 @@ module! {
             default: 20000,
             description: "Self-play games pre-training the kxo TD agent after load (0-10000000; else EINVAL)",
         },
-        test_fail_init: bool {
-            default: false,
-            description: "Test only: fail the load after every allocation (proves the error path frees them)",
+        test_fail_init: u32 {
+            default: 0,
+            description: "Test only: 1 fails the load after every allocation (proves the error path frees them) (0-1)",
         },
         test_report: u32 {
             default: 0,

@@ -20,12 +20,14 @@ use kernel::{
     prelude::*,
     sync::{
         lock::{GlobalLock, GlobalLockBackend},
+        poll::PollTable,
         Arc, CondVar, Mutex,
     },
     time::{Instant, Monotonic},
 };
 
 use super::clock::{SignalInterrupt, StopClock};
+use super::pollable::{self, Pollable};
 use crate::common::budget::{Budget, Meter};
 use crate::session::{
     command::LINE_MAX,
@@ -564,7 +566,10 @@ where
 {
     type Ptr = Pin<KBox<Self>>;
 
-    fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
+    fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
+        if !pollable::opened_through_copy(file, misc) {
+            return Err(EAGAIN);
+        }
         let uid = file.cred().euid().into_raw().val;
         KBox::try_pin_init(Self::new_file(uid), GFP_KERNEL)
     }
@@ -606,5 +611,16 @@ where
             let removed = table::remove(&mut G::games().lock().slots, owner);
             drop(removed);
         }
+    }
+}
+
+impl<G: DeviceGame> Pollable for GameFile<G>
+where
+    G::Side: Send,
+{
+    /// Always readable and writable, as the VFS reports a file without `poll`: a write never
+    /// waits for a reply to be read, and a read never blocks (docs/protocol.md).
+    fn poll(_me: Pin<&Self>, _file: &File, _table: PollTable<'_>) -> u32 {
+        pollable::EPOLLIN | pollable::EPOLLOUT | pollable::EPOLLRDNORM | pollable::EPOLLWRNORM
     }
 }

@@ -29,7 +29,9 @@ use core::mem::size_of;
 
 use super::game_device::{take_line, GameFile};
 use super::kxo_hub::{Hub, READ_BATCH};
-use super::pollable::{Pollable, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
+use super::pollable::{
+    self, Pollable, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM,
+};
 use crate::session::{command::LINE_MAX, nxn_game::Nxn};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,
@@ -141,7 +143,10 @@ impl KxoFile {
 impl MiscDevice for KxoFile {
     type Ptr = Pin<KBox<Self>>;
 
-    fn open(file: &File, _misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
+    fn open(file: &File, misc: &MiscDeviceRegistration<Self>) -> Result<Pin<KBox<Self>>> {
+        if !pollable::opened_through_copy(file, misc) {
+            return Err(EAGAIN);
+        }
         let hub = KXO_HUB.lock().clone().ok_or(ENODEV)?;
         let uid = file.cred().euid().into_raw().val;
         let game = KBox::try_pin_init(GameFile::<Nxn>::new_file(uid), GFP_KERNEL)?;

@@ -22,6 +22,7 @@
 //! held across a CPU search or a Monte Carlo move (docs/architecture.md, "Locks").
 
 pub(crate) mod clock;
+pub(crate) mod compat;
 pub(crate) mod devices;
 pub(crate) mod game_device;
 pub(crate) mod kxo;
@@ -34,10 +35,7 @@ pub(crate) mod pollable;
 pub(crate) mod selftest;
 pub(crate) mod string_param;
 
-use kernel::{
-    miscdevice::{MiscDeviceOptions, MiscDeviceRegistration},
-    prelude::*,
-};
+use kernel::{miscdevice::MiscDeviceOptions, prelude::*};
 
 use crate::module_parameters as module_params;
 use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
@@ -64,9 +62,9 @@ impl Drop for Tables {
 #[pin_data]
 pub(crate) struct KGames {
     #[pin]
-    reversi: MiscDeviceRegistration<GameFile<Reversi>>,
+    reversi: pollable::PollableRegistration<GameFile<Reversi>>,
     #[pin]
-    chess: MiscDeviceRegistration<GameFile<Chess>>,
+    chess: pollable::PollableRegistration<GameFile<Chess>>,
     #[pin]
     kxo: pollable::PollableRegistration<kxo::KxoFile>,
     /// The kxo games; dropped after the devices are deregistered.
@@ -82,7 +80,7 @@ impl kernel::InPlaceModule for KGames {
         // Every parameter is checked before anything is allocated.
         // Test only: one deliberate report first, so the runner's detector is proven to
         // catch it.
-        let plan = selftest::report(module_params::test_report.value())
+        let plan = selftest::report(compat::param(&module_params::test_report))
             .and_then(|()| Plan::from_parameters());
         let tables = Tables;
         let runtime = plan.and_then(|plan| {
@@ -90,11 +88,12 @@ impl kernel::InPlaceModule for KGames {
             Chess::setup_table(plan.limits, ())?;
             Nxn::setup_table(plan.limits, plan.nxn)?;
             let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
+            let fail_init = plan.fail_init;
             *kxo::KXO_HUB.lock() = Some(rt.hub());
             Reversi::attach(());
             Chess::attach(());
             Nxn::attach(rt.hub());
-            if module_params::test_fail_init.value() {
+            if fail_init {
                 // Test only: everything is allocated; the guards must free it all.
                 return Err(ENOMEM);
             }
@@ -105,8 +104,8 @@ impl kernel::InPlaceModule for KGames {
         try_pin_init!(Self {
             tables,
             kxo_runtime: runtime?,
-            reversi <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"reversi" }),
-            chess <- MiscDeviceRegistration::register(MiscDeviceOptions { name: c"chess" }),
+            reversi <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"reversi" }),
+            chess <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"chess" }),
             kxo <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"kxo" }),
         })
     }

@@ -7,7 +7,7 @@
 
 use kernel::prelude::*;
 
-use super::{game_device, kxo_runtime, string_param};
+use super::{compat::param, game_device, kxo_runtime, string_param};
 use crate::kxo::{arena::Settings, mcts, td};
 use crate::module_parameters as params;
 use crate::session::nxn_game::NxnConfig;
@@ -40,36 +40,38 @@ pub(crate) struct Plan {
     pub(crate) nxn: NxnConfig,
     /// The AI-vs-AI machine of `/dev/kxo`.
     pub(crate) kxo: kxo_runtime::KxoConfig,
+    /// Test only (`test_fail_init=1`): fail the load once everything is allocated.
+    pub(crate) fail_init: bool,
 }
 
 impl Plan {
     /// Reads and checks every parameter.
     pub(crate) fn from_parameters() -> Result<Plan> {
         let limits = game_device::Config {
-            max_games: checked("max_games", params::max_games.value(), 1, 4096)? as usize,
-            max_user_games: checked("max_user_games", params::max_user_games.value(), 1, 4096)?
+            max_games: checked("max_games", param(&params::max_games), 1, 4096)? as usize,
+            max_user_games: checked("max_user_games", param(&params::max_user_games), 1, 4096)?
                 as usize,
-            tt_entries: checked("tt_entries", params::tt_entries.value(), 1024, 1 << 22)? as usize,
-            search_contexts: checked("search_contexts", params::search_contexts.value(), 1, 64)?
+            tt_entries: checked("tt_entries", param(&params::tt_entries), 1024, 1 << 22)? as usize,
+            search_contexts: checked("search_contexts", param(&params::search_contexts), 1, 64)?
                 as usize,
-            max_move_ms: checked("max_move_ms", params::max_move_ms.value(), 100, 600_000)?,
+            max_move_ms: checked("max_move_ms", param(&params::max_move_ms), 100, 600_000)?,
         };
-        let playouts = checked_u8("kxo_playouts", params::kxo_playouts.value(), 1, 100)?;
+        let playouts = checked_u8("kxo_playouts", param(&params::kxo_playouts), 1, 100)?;
         let nxn = NxnConfig {
-            size: checked_u8("kxo_n", params::kxo_n.value(), 3, 6)?,
+            size: checked_u8("kxo_n", param(&params::kxo_n), 3, 6)?,
             playouts,
-            workers: checked_u8("kxo_workers", params::kxo_workers.value(), 1, 10)?,
-            seed: u64::from(params::kxo_seed.value()),
+            workers: checked_u8("kxo_workers", param(&params::kxo_workers), 1, 10)?,
+            seed: u64::from(param(&params::kxo_seed)),
         };
-        let games = checked("kxo_games", params::kxo_games.value(), 1, MAX_GAMES as u32)?;
+        let games = checked("kxo_games", param(&params::kxo_games), 1, MAX_GAMES as u32)?;
         let iterations = checked(
             "kxo_mcts_iters",
-            params::kxo_mcts_iters.value(),
+            param(&params::kxo_mcts_iters),
             1,
             mcts::MAX_ITERATIONS,
         )?;
-        let td_kb = checked("kxo_td_kb", params::kxo_td_kb.value(), 16, 65536)?;
-        let td_games = checked("kxo_td_games", params::kxo_td_games.value(), 0, 10_000_000)?;
+        let td_kb = checked("kxo_td_kb", param(&params::kxo_td_kb), 16, 65536)?;
+        let td_games = checked("kxo_td_games", param(&params::kxo_td_games), 0, 10_000_000)?;
         let mut pairings = [[RANDOM; 2]; MAX_GAMES];
         if let Some(spec) = string_param::kxo_pairings() {
             let slots = pairings.get_mut(..games as usize).ok_or(EINVAL)?;
@@ -86,9 +88,9 @@ impl Plan {
         }
         let kxo = kxo_runtime::KxoConfig {
             games: games as usize,
-            period_ms: checked("kxo_period_ms", params::kxo_period_ms.value(), 1, 10_000)?,
-            always: params::kxo_always.value(),
-            seed: u64::from(params::kxo_seed.value()),
+            period_ms: checked("kxo_period_ms", param(&params::kxo_period_ms), 1, 10_000)?,
+            always: checked("kxo_always", param(&params::kxo_always), 0, 1)? == 1,
+            seed: u64::from(param(&params::kxo_seed)),
             settings: Settings {
                 mcts_iterations: iterations,
                 mc_playouts: u32::from(playouts),
@@ -97,6 +99,12 @@ impl Plan {
             td_games,
             pairings,
         };
-        Ok(Plan { limits, nxn, kxo })
+        let fail_init = checked("test_fail_init", param(&params::test_fail_init), 0, 1)? == 1;
+        Ok(Plan {
+            limits,
+            nxn,
+            kxo,
+            fail_init,
+        })
     }
 }

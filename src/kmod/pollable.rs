@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! A misc device whose files answer `poll`/`select`/`epoll`.
+//! The misc devices' registration: each device gets a `file_operations` table of its own,
+//! with a `poll` hook and the module as its owner.
 //!
-//! The kernel crate's [`MiscDevice`] (7.3) has no `poll` hook: its `file_operations` table is
-//! a private constant with `.poll = NULL`, and the VFS then reports every file as readable and
-//! writable. [`PollableRegistration`] registers the device exactly as
-//! [`MiscDeviceRegistration`] does, then gives it a copy of that table whose only difference
-//! is `.poll`, which calls [`Pollable::poll`] with the file's private data borrowed the same
-//! way the kernel crate's own `ioctl` trampoline borrows it. Every other operation still goes
-//! to the kernel crate's trampolines.
+//! The kernel crate's [`MiscDevice`] (7.2, 7.3) has no `poll` hook: its `file_operations`
+//! table is a private constant with `.poll = NULL`, and the VFS then reports every file as
+//! readable and writable. In 7.2 that table also has no `.owner`, so the VFS takes no
+//! reference on the module for an open file, and `rmmod` succeeds while files are open: the
+//! next call of such a file runs freed code (seen on Debian's 7.2.12: an Oops, "kernel tried
+//! to execute NX-protected page"). [`PollableRegistration`] registers the device exactly as
+//! [`MiscDeviceRegistration`] does, then gives it a copy of that table whose only differences
+//! are `.poll`, which calls [`Pollable::poll`] with the file's private data borrowed the same
+//! way the kernel crate's own `ioctl` trampoline borrows it, and `.owner`, this module (on 7.3
+//! the copied value already is). Every other operation still goes to the kernel crate's
+//! trampolines.
 //!
 //! Invariants: the copied table lives in this registration and is freed only after the device
-//! is deregistered; an open file references the table through `f_op`, and an open file holds a
-//! reference on the module (the table's `owner`), so the module (and with it this
-//! registration) outlives every file that can call `poll`. A file opened in the instant
-//! between `misc_register` and the switch to the copy keeps the original table: it has no
-//! `poll` (the VFS default, "always ready"), and nothing else differs.
+//! is deregistered; an open file references the table through `f_op`, and holds a reference on
+//! the module (the table's `owner`), so the module (and with it this registration) outlives
+//! every file that can call into it. A file opened in the instant between `misc_register` and
+//! the switch to the copy would have the original table (no owner on 7.2): each device's
+//! `open` refuses it with `EAGAIN` ([`opened_through_copy`]), so no such file stays open.
 
 use kernel::{
     bindings,
@@ -97,6 +102,7 @@ impl<T: Pollable> PollableRegistration<T> {
             // SAFETY: `table` points at a valid, immutable `file_operations`.
             this.ops.0 = unsafe { core::ptr::read(table) };
             this.ops.0.poll = Some(poll_trampoline::<T>);
+            this.ops.0.owner = super::compat::this_module();
             let ours: *const bindings::file_operations = &this.ops.0;
             // SAFETY: `raw` is valid (above). `misc_open` reads `fops` under `misc_mtx`, which
             // this module cannot take; an aligned pointer store is single-copy atomic, so an
@@ -105,6 +111,21 @@ impl<T: Pollable> PollableRegistration<T> {
             Ok(())
         })
     }
+}
+
+/// Whether `file` was opened through the registration's own table (with its owner), not
+/// through the kernel crate's original one in the instant before the switch (module docs).
+/// Each device's `open` refuses a file for which this is false.
+pub(crate) fn opened_through_copy<T: MiscDevice>(
+    file: &File,
+    misc: &MiscDeviceRegistration<T>,
+) -> bool {
+    // SAFETY: `file` is valid while borrowed; its `f_op` was set before `open` was called.
+    let f_op = unsafe { (*file.as_ptr()).f_op };
+    // SAFETY: `misc` is registered (this runs in its `open`), so `as_raw` is valid; the pointer
+    // is read volatile, as it is written (single-copy atomic).
+    let ours = unsafe { core::ptr::read_volatile(core::ptr::addr_of!((*misc.as_raw()).fops)) };
+    core::ptr::eq(f_op, ours)
 }
 
 /// The `poll` entry of the table.

@@ -97,7 +97,7 @@ if [ -x "$kxocat" ]; then
     check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=0 2>/dev/null"
     for p in kxo_mcts_iters=0 kxo_mcts_iters=100001 kxo_td_kb=8 kxo_td_games=10000001 \
         kxo_n=7 kxo_workers=11 kxo_playouts=0 kxo_period_ms=0 max_games=0 tt_entries=1023 \
-        search_contexts=65 max_user_games=4097; do
+        search_contexts=65 max_user_games=4097 kxo_always=2 test_fail_init=2; do
         check "kxo: $p fails insmod with EINVAL" bash -c "insmod '$ko' $p 2>&1 | grep -qi 'invalid'"
     done
     for p in kxo_pairings=mcts:chess kxo_pairings=mcts kxo_pairings=mc:mc,,td:td "kxo_games=2 kxo_pairings=mc:mc,td:td,nega:nega"; do
@@ -187,6 +187,34 @@ capped() {
 }
 check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
 insmod "$ko"
+udevadm settle -t 10 2>/dev/null
+
+# The search's reschedule point is reached: __cond_resched, traced with its call stacks while
+# /dev/reversi's CPU searches for 500 ms, is called from kgames code. (x86 has no kernel
+# without preemption in 7.3 (PREEMPT_NONE needs ARCH_NO_PREEMPT, VOLUNTARY an arch without
+# lazy preemption) where a lockup could be shown; where the call matters, this shows it runs.)
+# Needs the function tracer: Debian's kernel has it, the test kernel does not (skipped there).
+tr=/sys/kernel/tracing
+mountpoint -q $tr || mount -t tracefs nodev $tr 2>/dev/null
+if grep -qx "__cond_resched" $tr/available_filter_functions 2>/dev/null; then
+    resched() {
+        local calls
+        echo 0 > $tr/tracing_on; echo > $tr/trace
+        echo __cond_resched > $tr/set_ftrace_filter && echo function > $tr/current_tracer || return 1
+        echo 1 > $tr/options/func_stack_trace
+        exec 4<>/dev/reversi
+        echo "00 O" >&4; cat <&4 >/dev/null; echo "05 500" >&4; cat <&4 >/dev/null
+        echo 1 > $tr/tracing_on; echo 03 >&4; cat <&4 >/dev/null; echo 0 > $tr/tracing_on
+        exec 4>&-
+        calls=$(grep -c '\[kgames\]' $tr/trace)
+        echo 0 > $tr/options/func_stack_trace; echo nop > $tr/current_tracer; echo > $tr/set_ftrace_filter; echo > $tr/trace
+        emit "# a 500 ms CPU move: $calls stack lines of __cond_resched calls name kgames code"
+        [ "$calls" -gt 0 ]
+    }
+    check "module: a CPU move reaches the search's reschedule point (__cond_resched traced from kgames code)" resched
+else
+    n=$((n + 1)); emit "ok $n - module: a CPU move reaches the search's reschedule point # SKIP no function tracer in $(uname -r)"
+fi
 
 # Unload: refused while a file is open, clean after.
 exec 3<>/dev/reversi
