@@ -58,6 +58,6 @@ if [ ! -e "$build/.kgames-prepared" ]; then
     "$here/debian-root.sh" --run bash "$here/rust-metadata.sh" "$headers" "$src" "$build" "$release" >&2 \
         || die "the Rust metadata of Linux $release could not be regenerated (above)"
 fi
-# The kernel's own export list (a test may have swapped it for a shorter one).
+# The kernel's own export list, whatever changed it.
 cmp -s "$headers/Module.symvers" "$build/Module.symvers" || cp "$headers/Module.symvers" "$build/Module.symvers"
 echo "$build"

@@ -68,7 +68,10 @@ kbuild_ko() {
     rm -f "$ko"
     o=$("$@" 2>&1); rc=$?
     [ -z "$o" ] || echo "$o" >&2
-    missing=$(sed -n 's/^ERROR: modpost: "\([^"]*\)" \[.*\] undefined!$/\1/p' <<<"$o")
+    # modpost's two forms: "ERROR: modpost: M.ko: symbol 'X' undefined!" (7.3) and
+    # 'ERROR: modpost: "X" [M.ko] undefined!' (older).
+    missing=$(sed -n -e "s/^ERROR: modpost: [^:]*: symbol '\([^']*\)' undefined!\$/\1/p" \
+                     -e 's/^ERROR: modpost: "\([^"]*\)" \[.*\] undefined!$/\1/p' <<<"$o")
     if [ -n "$missing" ]; then
         while IFS= read -r s; do
             printf 'error: kgames.ko needs the symbol %s, which Linux %s does not export (not in its Module.symvers)\n' "$s" "$release" >&2

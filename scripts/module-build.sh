@@ -26,8 +26,10 @@ kdir=$("$here/debian-kernel.sh" "$kernel")
 release=$("$here/debian-kernel.sh" "$kernel" --release)
 dir=$repo/out/$kernel
 mkdir -p "$dir"
-# Up to date: built after every file of Kbuild and src changed, for this kernel's build.
+# Up to date: built after every file of Kbuild and src changed, for this kernel's build and
+# its export list (Module.symvers).
 if [ -f "$dir/kgames.ko" ] && [ "$dir/kgames.ko" -nt "$kdir/.kgames-prepared" ] &&
+   [ "$dir/kgames.ko" -nt "$kdir/Module.symvers" ] &&
    [ -z "$(find Kbuild src -newer "$dir/kgames.ko" -print -quit)" ]; then
     echo "$dir/kgames.ko"; exit 0
 fi
