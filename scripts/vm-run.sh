@@ -7,7 +7,7 @@
 #   vm-run.sh --tests [SUITE..]  runs the in-VM tests (TAP) as root; unloads the module at the end
 # Options: --kernel NAME (debian-7.3, debian-7.2: Debian's stock kernel, scripts/debian-kernel.sh,
 # with out/NAME/kgames.ko; test: the kernel of scripts/kernel-build.sh with ./kgames.ko; default
-# $KGAMES_KERNEL, else test), --append 'ARGS' (more kernel command line), --insmod-args 'a=1 b=2'
+# $KGAMES_KERNEL, else test), --insmod-args 'a=1 b=2'
 # (module parameters), --out DIR (logs; default out/vm), --root (--cmd runs as root), --debug
 # (the debug kernel of scripts/kernel-build.sh --debug, 2 GiB of memory, and the module built
 # for it: out/debug/kgames.ko), --ko FILE (the module).
@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 
-mode=shell cmd="" insmod_args="" out="$repo/out/vm" suites=() debug="" ko="" who=nobody kernel=${KGAMES_KERNEL:-test} append=""
+mode=shell cmd="" insmod_args="" out="$repo/out/vm" suites=() debug="" ko="" who=nobody kernel=${KGAMES_KERNEL:-test}
 while [ $# -gt 0 ]; do
     case "$1" in
         --shell) mode=shell ;;
@@ -31,7 +31,6 @@ while [ $# -gt 0 ]; do
         --debug) debug=--debug ;;
         --ko) ko=$2; shift ;;
         --kernel) kernel=$2; shift ;;
-        --append) append=$2; shift ;;
         -*) die "unknown option $1" ;;
         *) suites+=("$1") ;;
     esac
@@ -123,7 +122,6 @@ chmod +x "$out/guest.sh"
 printf '%s\n' "$cmd" > "$out/cmd.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
-[ -z "$append" ] || vng_args+=(--append "$append")
 set +e
 if [ "$mode" = shell ]; then
     # Interactive: virtme-ng's console session, with guest.sh as root's login shell (it drops to
