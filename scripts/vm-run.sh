@@ -80,7 +80,7 @@ udevadm control --reload-rules 2>/dev/null
 if ! insmod "\$KGAMES_KO" $insmod_args; then
     echo "not ok - insmod kgames.ko" >> "\$out/tap.txt"; dmesg > "\$out/dmesg.txt"; exit 1
 fi
-udevadm settle -t 10 2>/dev/null
+udevadm settle -t 300 2>/dev/null
 status=0
 case "\$mode" in
     shell)

@@ -160,7 +160,7 @@ if [ -x "$kxocat" ]; then
     rmmod kgames 2>/dev/null
     check "kxo: loads again with defaults" insmod "$ko"
     # The udev rule gives the new nodes their mode (scripts/60-kgames.rules).
-    udevadm settle -t 10 2>/dev/null
+    udevadm settle -t 300 2>/dev/null
 else
     notok "kxo: $kxocat is not built"
 fi
@@ -187,7 +187,7 @@ capped() {
 }
 check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
 insmod "$ko"
-udevadm settle -t 10 2>/dev/null
+udevadm settle -t 300 2>/dev/null
 
 # The search's reschedule point is reached: __cond_resched, traced with the function tracer
 # (which records each call's caller) while /dev/reversi's CPU searches for 500 ms, is called
