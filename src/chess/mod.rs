@@ -18,6 +18,7 @@ pub mod game;
 pub mod history;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod notation;
 pub mod position;
 pub mod reductions;

@@ -17,11 +17,12 @@
 //! iteration finished, the first move in the ordering: always legal); on `Interrupted`,
 //! [`SearchResult::Interrupted`].
 
-use super::eval::{evaluate, evaluate_bounded, VALUES};
+use super::eval::{evaluate_bounded, VALUES};
 use super::game::Game;
 pub use super::history::History;
 use super::history::HISTORY_STEP;
 use super::moves::{Move, MoveList, MAX_MOVES};
+use super::nnue::{Accumulator, Network};
 use super::position::Position;
 use super::reductions::late_move_reduction;
 use super::see::see_ge;
@@ -160,6 +161,10 @@ pub struct SearchContext<'a> {
     max_depth: u32,
     pv: [Move; MAX_PV],
     pv_len: usize,
+    nnue: Option<Network<'a>>,
+    accs: &'a mut [Accumulator],
+    /// Bit `p`: `accs[p]` holds the accumulator of `plies[p].pos`.
+    acc_valid: u64,
 }
 
 impl<'a> SearchContext<'a> {
@@ -178,7 +183,24 @@ impl<'a> SearchContext<'a> {
             max_depth: MAX_PLY as u32,
             pv: [Move::PLACEHOLDER; MAX_PV],
             pv_len: 0,
+            nnue: None,
+            accs: &mut [],
+            acc_valid: 0,
         }
+    }
+
+    /// Evaluates with the network `net` instead of the classic evaluation, keeping one
+    /// accumulator per ply in `accs` (give it [`MAX_PLY`] entries: plies beyond its length
+    /// are evaluated classically).
+    pub fn set_nnue(&mut self, net: Network<'a>, accs: &'a mut [Accumulator]) {
+        self.nnue = Some(net);
+        self.accs = accs;
+        self.acc_valid = 0;
+    }
+
+    /// Whether the network evaluates (see [`SearchContext::set_nnue`]).
+    pub fn uses_nnue(&self) -> bool {
+        self.nnue.is_some()
     }
 
     /// Keeps the transposition table's entries from the previous search (the table then
@@ -255,6 +277,7 @@ pub fn best_move_observed(
     };
     root.pos = *game.position();
     root.after_null = false;
+    ctx.acc_valid = 0;
     let pos = root.pos;
     pos.legal_moves(&mut root.moves);
     let Some(fallback) = root.moves.get(0) else {
@@ -377,6 +400,12 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
     }
 }
 
+/// The bit of ply `ply` in [`SearchContext`]'s accumulator mask (none beyond 63).
+#[inline(always)]
+fn ply_bit(ply: usize) -> u64 {
+    1u64.checked_shl(ply as u32).unwrap_or(0)
+}
+
 fn score_to_tt(score: i32, ply: usize) -> i16 {
     let ply = ply as i32;
     let s = if score >= MATE_BOUND {
@@ -462,6 +491,7 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play(m);
         next.after_null = false;
+        self.ctx.acc_valid &= !ply_bit(ply + 1);
         Some(m)
     }
 
@@ -715,8 +745,57 @@ impl Search<'_, '_, '_> {
 
     /// The static evaluation at `ply`.
     #[inline(never)]
-    fn static_eval(&self, ply: usize) -> i32 {
-        self.pos(ply).map_or(0, evaluate)
+    fn static_eval(&mut self, ply: usize) -> i32 {
+        self.evaluate_at(ply, -INFINITY, INFINITY)
+    }
+
+    /// The evaluation at `ply`: the network's when the context has one (and an accumulator
+    /// for this ply), else the classic one, lazy outside `alpha..beta`.
+    #[inline(never)]
+    fn evaluate_at(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if let Some(score) = self.nnue_eval(ply) {
+            return score;
+        }
+        self.pos(ply)
+            .map_or(0, |p| evaluate_bounded(p, alpha, beta))
+    }
+
+    /// The network's evaluation at `ply`, bringing the accumulators up to date lazily: from
+    /// the nearest ply whose accumulator is valid (a full refresh at the root if none), one
+    /// update per ply, each from its parent's position to its own.
+    fn nnue_eval(&mut self, ply: usize) -> Option<i32> {
+        let net = self.ctx.nnue?;
+        let plies = &*self.ctx.plies;
+        let accs = &mut *self.ctx.accs;
+        if ply >= accs.len() || ply >= plies.len() {
+            return None;
+        }
+        let mut from = ply;
+        while from > 0 && self.ctx.acc_valid & ply_bit(from) == 0 {
+            from -= 1;
+        }
+        if self.ctx.acc_valid & ply_bit(from) == 0 {
+            net.refresh(&plies.get(from)?.pos, accs.get_mut(from)?);
+            self.ctx.acc_valid |= ply_bit(from);
+        }
+        for k in from + 1..=ply {
+            let (head, tail) = accs.split_at_mut(k);
+            let (parent, acc) = (head.last()?, tail.first_mut()?);
+            net.update(parent, &plies.get(k - 1)?.pos, &plies.get(k)?.pos, acc);
+            self.ctx.acc_valid |= ply_bit(k);
+        }
+        let pos = &plies.get(ply)?.pos;
+        #[cfg(test)]
+        {
+            // Unit tests check every lazily updated accumulator against a full refresh.
+            let mut fresh = Accumulator::EMPTY;
+            net.refresh(pos, &mut fresh);
+            assert!(
+                accs.get(ply) == Some(&fresh),
+                "stale accumulator at ply {ply}"
+            );
+        }
+        Some(net.evaluate(accs.get(ply)?, pos.turn()))
     }
 
     /// Generates the moves of ply `ply` (all legal moves, or the tactical ones); returns
@@ -760,6 +839,7 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play_null();
         next.after_null = true;
+        self.ctx.acc_valid &= !ply_bit(ply + 1);
         // A reduction growing with depth and with how far the evaluation beats beta.
         let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         let score = -self.negamax(ply + 1, depth - 1 - r, -beta, -beta + 1);
@@ -953,9 +1033,7 @@ impl Search<'_, '_, '_> {
             if self.pos(ply).is_some_and(|p| p.is_insufficient_material()) {
                 return 0;
             }
-            let stand = self
-                .pos(ply)
-                .map_or(0, |p| evaluate_bounded(p, alpha, beta));
+            let stand = self.evaluate_at(ply, alpha, beta);
             if stand >= beta {
                 return stand;
             }
@@ -1002,5 +1080,41 @@ impl Search<'_, '_, '_> {
             }
         }
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::budget::{Budget, NeverInterrupt, NodeClock};
+
+    /// Searches with the network: every evaluation's lazily updated accumulator equals a
+    /// fresh one (checked inside `nnue_eval` in test builds), across null moves, captures,
+    /// castling, en passant and promotions.
+    #[test]
+    fn lazy_accumulators_match_a_refresh() {
+        let net = Network::embedded().unwrap();
+        let fens: [&[u8]; 4] = [
+            b"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            b"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            b"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            b"rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+        ];
+        let mut tt = [TtEntry::EMPTY; 1024];
+        let mut plies = [const { Ply::EMPTY }; MAX_PLY];
+        let mut history = History::EMPTY;
+        let mut accs = [Accumulator::EMPTY; MAX_PLY];
+        for f in fens {
+            let game = Game::from_position(Position::from_fen(f).unwrap());
+            let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+            ctx.set_nnue(net, &mut accs);
+            let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+            let mut meter = Meter::new(Budget::Nodes(20_000), &mut clock, &mut never);
+            assert!(matches!(
+                best_move(&game, &mut ctx, &mut meter),
+                SearchResult::Move(_)
+            ));
+            assert!(ctx.info().nodes >= 20_000);
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! Search benchmark: a fixed node budget on a few positions; prints the move, depth, score,
 //! nodes and speed. `cargo run --release -p kgames-chess --bin chess_bench -- [nodes
 //! [depth]]`: with a depth, each search stops there (time to depth: pruning changes what a
-//! node costs, so nodes per second alone do not compare two versions).
+//! node costs, so nodes per second alone do not compare two versions). `--nnue` anywhere
+//! evaluates with the built-in network instead of the classic evaluation.
 
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::Game;
+use kgames_chess::nnue::{Accumulator, Network};
 use kgames_chess::notation::write_last_move;
 use kgames_chess::position::Position;
 use kgames_chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
@@ -21,8 +23,16 @@ const FENS: [&str; 6] = [
 ];
 
 fn main() {
-    let nodes: u64 = std::env::args()
-        .nth(1)
+    let nnue = std::env::args().any(|a| a == "--nnue");
+    let args: Vec<String> = std::env::args().filter(|a| a != "--nnue").collect();
+    let net = if nnue {
+        Some(Network::embedded().expect("the built-in network is valid"))
+    } else {
+        None
+    };
+    let mut accs = vec![Accumulator::EMPTY; 64];
+    let nodes: u64 = args
+        .get(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(2_000_000);
     let mut tt = vec![TtEntry::EMPTY; 1 << 20];
@@ -32,7 +42,10 @@ fn main() {
     for fen in FENS {
         let game = Game::from_position(Position::from_fen(fen.as_bytes()).expect("valid FEN"));
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
-        if let Some(d) = std::env::args().nth(2).and_then(|a| a.parse().ok()) {
+        if let Some(net) = net {
+            ctx.set_nnue(net, &mut accs);
+        }
+        if let Some(d) = args.get(2).and_then(|a| a.parse().ok()) {
             ctx.set_max_depth(d);
         }
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);

@@ -1,0 +1,341 @@
+//! An efficiently updatable neural network evaluation (NNUE), integers only: a perspective
+//! network `(768 -> H) x 2 -> 1` trained by `chess-nnue` (user/chess-tune) on our own
+//! engine's games.
+//!
+//! - **Inputs**: for each perspective (white's and black's), 768 binary features, one per
+//!   (own or enemy piece, role, square), the squares of black's perspective mirrored
+//!   vertically ([`feature`]).
+//! - **Accumulator**: per perspective, `H` sums of i16: the bias plus the weight column of
+//!   each present feature ([`Accumulator`]). A move adds and subtracts the few columns of the
+//!   pieces it moves, so the search updates it incrementally instead of summing 32 columns.
+//! - **Output**: clipped ReLU (`clamp(x, 0, QA)`) or squared clipped ReLU of both
+//!   accumulators, the side to move's first, dotted with `2H` output weights, plus the bias;
+//!   summed in i64 and scaled to centipawns ([`Network::evaluate`]).
+//!
+//! Quantisation (the trainer rounds its float weights to these scales): feature weights and
+//! biases times [`QA`], output weights times [`QB`], the output bias times `QA * QB`; the
+//! network's float output times [`SCALE`] is the score in centipawns. Feature weights and
+//! biases are at most [`MAX_FT`] in magnitude ([`Network::parse`] checks), so with at most 32
+//! pieces an accumulator stays within `33 * MAX_FT` < 2^15; an output term is at most
+//! `QA^2 * 32767` < 2^31 and the output sum is an i64 (a test evaluates the extremes).
+//!
+//! The network is a byte slice in the format below, read with bounds-checked access
+//! (the shipped one is embedded in the engine: [`Network::embedded`]):
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 8 | magic `KGNNUE1\0` |
+//! | 2 | `H`, the hidden size (1..=[`MAX_HIDDEN`]) |
+//! | 1 | activation: 0 clipped ReLU, 1 squared clipped ReLU |
+//! | 1 | 0 |
+//! | 768 x H x 2 | feature weights, feature by feature (column `f` is `H` values) |
+//! | H x 2 | feature biases |
+//! | 2H x 2 | output weights: side to move's half, then the other side's |
+//! | 4 | output bias (i32) |
+//!
+//! All values little-endian i16 unless said otherwise.
+
+use super::position::Position;
+use super::square::{Color, Piece, Role, Square};
+
+/// Features per perspective: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// The largest hidden size an [`Accumulator`] holds.
+pub const MAX_HIDDEN: usize = 256;
+/// The scale of feature weights and biases.
+pub const QA: i32 = 255;
+/// The scale of output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's float output.
+pub const SCALE: i32 = 400;
+/// The header's length in bytes.
+pub const HEADER: usize = 12;
+/// The header's magic.
+pub const MAGIC: [u8; 8] = *b"KGNNUE1\0";
+/// The evaluation's bound: scores are clamped to `+-EVAL_LIMIT` (below mate scores).
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The output activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// `clamp(x, 0, QA)`.
+    ClippedRelu,
+    /// `clamp(x, 0, QA)^2`.
+    SquaredClippedRelu,
+}
+
+/// Why a network's bytes were refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// Not the magic, or an unknown activation.
+    Header,
+    /// A hidden size of 0 or above [`MAX_HIDDEN`].
+    Hidden,
+    /// The length is not the one the header implies.
+    Length,
+    /// A feature weight or bias beyond `QA * CLIP_FT` (accumulators could overflow).
+    Range,
+}
+
+/// The length in bytes of a network of hidden size `h`.
+pub const fn net_len(h: usize) -> usize {
+    HEADER + INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4
+}
+
+/// The largest quantised feature weight or bias magnitude accepted (the trainer clips its
+/// float feature weights to `MAX_FT / QA`, about 0.98): with at most 32 pieces an
+/// accumulator stays within `33 * MAX_FT` = 8217, far inside i16.
+pub const MAX_FT: i32 = 249;
+
+/// The index of the feature "`piece` on `sq`" seen from `perspective`: own pieces first,
+/// then the enemy's, by role, by square; black's view mirrored (rank 1 <-> rank 8), so both
+/// perspectives see their own pieces alike.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let side = usize::from(piece.color != perspective);
+    let sq = match perspective {
+        Color::White => sq.index(),
+        Color::Black => sq.index() ^ 56,
+    };
+    (side * 6 + piece.role.index()) * 64 + (sq & 63)
+}
+
+/// The little-endian i16 values of a byte slice (an odd last byte is ignored): slice
+/// patterns, so nothing in it can panic.
+struct Values<'b>(&'b [u8]);
+
+impl Iterator for Values<'_> {
+    type Item = i16;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<i16> {
+        let [lo, hi, rest @ ..] = self.0 else {
+            return None;
+        };
+        self.0 = rest;
+        Some(i16::from_le_bytes([*lo, *hi]))
+    }
+}
+
+/// A network: validated bytes in the format of the module documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct Network<'n> {
+    bytes: &'n [u8],
+    hidden: usize,
+    activation: Activation,
+}
+
+/// The shipped network (`make chess-net` writes it).
+static EMBEDDED: &[u8] = include_bytes!("nnue.bin");
+
+impl<'n> Network<'n> {
+    /// Reads a network, checking its header, its length and the range of every feature
+    /// weight and bias.
+    pub fn parse(bytes: &'n [u8]) -> Result<Network<'n>, NetError> {
+        let head = bytes.get(..HEADER).ok_or(NetError::Length)?;
+        if head.get(..8) != Some(&MAGIC[..]) || head.get(11) != Some(&0) {
+            return Err(NetError::Header);
+        }
+        let hidden = match (head.get(8), head.get(9)) {
+            (Some(&lo), Some(&hi)) => usize::from(u16::from_le_bytes([lo, hi])),
+            _ => return Err(NetError::Header),
+        };
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden);
+        }
+        let activation = match head.get(10) {
+            Some(0) => Activation::ClippedRelu,
+            Some(1) => Activation::SquaredClippedRelu,
+            _ => return Err(NetError::Header),
+        };
+        if bytes.len() != net_len(hidden) {
+            return Err(NetError::Length);
+        }
+        let ft = bytes
+            .get(HEADER..HEADER + (INPUTS + 1) * hidden * 2)
+            .ok_or(NetError::Length)?;
+        if Values(ft).any(|w| i32::from(w).abs() > MAX_FT) {
+            return Err(NetError::Range);
+        }
+        Ok(Network {
+            bytes,
+            hidden,
+            activation,
+        })
+    }
+
+    /// The network built into the engine.
+    pub fn embedded() -> Option<Network<'static>> {
+        Network::parse(EMBEDDED).ok()
+    }
+
+    /// The hidden size `H`.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The output activation.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+
+    /// The bytes of `count` i16 starting at value `index` after the header (empty when out of
+    /// range, which `parse` rules out).
+    #[inline(always)]
+    fn values(&self, index: usize, count: usize) -> &'n [u8] {
+        let at = HEADER + 2 * index;
+        self.bytes.get(at..at + 2 * count).unwrap_or(&[])
+    }
+
+    /// Column `f` of the feature weights.
+    #[inline(always)]
+    fn column(&self, f: usize) -> &'n [u8] {
+        self.values(f * self.hidden, self.hidden)
+    }
+
+    fn output_bias(&self) -> i64 {
+        match self.bytes.get(self.bytes.len().saturating_sub(4)..) {
+            Some(&[a, b, c, d]) => i64::from(i32::from_le_bytes([a, b, c, d])),
+            _ => 0,
+        }
+    }
+
+    /// Sets `acc` to the bias plus every piece's column, from both perspectives.
+    pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        let bias = self.values(INPUTS * self.hidden, self.hidden);
+        for side in &mut acc.v {
+            for (a, w) in side.iter_mut().zip(Values(bias)) {
+                *a = w;
+            }
+        }
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for sq in pos.by_piece(piece) {
+                    self.add(acc, piece, sq);
+                }
+            }
+        }
+    }
+
+    /// Adds the columns of `piece` on `sq` to both perspectives of `acc`.
+    #[inline(always)]
+    fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+        for (persp, side) in Color::ALL.into_iter().zip(acc.v.iter_mut()) {
+            let col = self.column(feature(persp, piece, sq));
+            for (a, w) in side.iter_mut().zip(Values(col)) {
+                *a = a.wrapping_add(w);
+            }
+        }
+    }
+
+    /// Subtracts the columns of `piece` on `sq` from both perspectives of `acc`.
+    #[inline(always)]
+    fn sub(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+        for (persp, side) in Color::ALL.into_iter().zip(acc.v.iter_mut()) {
+            let col = self.column(feature(persp, piece, sq));
+            for (a, w) in side.iter_mut().zip(Values(col)) {
+                *a = a.wrapping_sub(w);
+            }
+        }
+    }
+
+    /// Sets `acc` to `parent`'s accumulator updated from position `before` to `after`: the
+    /// columns of the pieces that left a square are subtracted, those of the pieces that
+    /// arrived added (any move, castling, en passant, promotion or a null move alike).
+    pub fn update(
+        &self,
+        parent: &Accumulator,
+        before: &Position,
+        after: &Position,
+        acc: &mut Accumulator,
+    ) {
+        *acc = *parent;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (b, a) = (before.by_piece(piece), after.by_piece(piece));
+                if b == a {
+                    continue;
+                }
+                for sq in b & !a {
+                    self.sub(acc, piece, sq);
+                }
+                for sq in a & !b {
+                    self.add(acc, piece, sq);
+                }
+            }
+        }
+    }
+
+    /// The score in centipawns for `turn`, the side to move, from `acc` (clamped to
+    /// `+-EVAL_LIMIT`).
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+        let (us, them) = match turn {
+            Color::White => (&acc.v[0], &acc.v[1]),
+            Color::Black => (&acc.v[1], &acc.v[0]),
+        };
+        let h = self.hidden;
+        let out_us = self.values((INPUTS + 1) * h, h);
+        let out_them = self.values((INPUTS + 2) * h, h);
+        let sum = match self.activation {
+            Activation::ClippedRelu => {
+                let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
+                    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
+                        let x = i32::from(a).clamp(0, QA);
+                        s + i64::from(x * i32::from(w))
+                    })
+                };
+                dot(us, out_us) + dot(them, out_them) + self.output_bias()
+            }
+            Activation::SquaredClippedRelu => {
+                let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
+                    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
+                        let x = i32::from(a).clamp(0, QA);
+                        s + i64::from(x * x * i32::from(w))
+                    })
+                };
+                (dot(us, out_us) + dot(them, out_them)) / i64::from(QA) + self.output_bias()
+            }
+        };
+        let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
+        cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+
+    /// The score of `pos` for the side to move, from a fresh accumulator (slow: for tests
+    /// and tools; the search updates accumulators incrementally).
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        let mut acc = Accumulator::EMPTY;
+        self.refresh(pos, &mut acc);
+        self.evaluate(&acc, pos.turn())
+    }
+}
+
+/// The hidden layer's sums of one position from both perspectives (white's, then black's);
+/// only the first `H` of each are used. 1 KiB: keep them in caller-owned memory (one per
+/// ply of the search), never on a kernel stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    v: [[i16; MAX_HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// All zero.
+    pub const EMPTY: Accumulator = Accumulator {
+        v: [[0; MAX_HIDDEN]; 2],
+    };
+
+    /// The sums of `perspective`.
+    pub fn sums(&self, perspective: Color) -> &[i16; MAX_HIDDEN] {
+        match perspective {
+            Color::White => &self.v[0],
+            Color::Black => &self.v[1],
+        }
+    }
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator::EMPTY
+    }
+}
