@@ -17,6 +17,8 @@
 #   make bench-vm          FFO #40/#41 through /dev/reversi in the VM against the host, ratio
 #   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
 #   make reversi-weights   regenerate the reversi pattern weights, compare with the shipped ones
+#   make chess-net         regenerate the chess network (self-play data, training), compare
+#                          with the shipped src/chess/nnue.bin (docs/engines/chess-nnue.md)
 #   make stress            the 5-minute 64-process stress in the VM (suite stress64)
 #   make clean
 
@@ -25,7 +27,7 @@ ifneq ($(wildcard /usr/lib/llvm-19/bin),)
 export PATH := /usr/lib/llvm-19/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-kernels check-debug check-features bench bench-vm fuzz reversi-weights stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools run check check-kernels check-debug check-features bench bench-vm fuzz reversi-weights chess-net stress clippy rustfmt clean
 
 all: modules
 
@@ -92,6 +94,7 @@ bench:
 	bash scripts/reversi-bench.sh
 	cargo run --release -q -p kgames-chess --example chess_perft_bench
 	cargo run --release -q -p kgames-chess --bin chess_bench
+	bash scripts/chess-nnue-bench.sh
 
 # FFO #40 and #41 through /dev/reversi in the VM and in-process on the host (same node budget).
 bench-vm: setup modules tools
@@ -108,6 +111,9 @@ fuzz:
 # Self-play data and training from nothing (about 6 minutes); fails unless byte-identical.
 reversi-weights:
 	bash scripts/reversi-weights.sh
+
+chess-net:
+	bash scripts/chess-net.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean

@@ -51,6 +51,8 @@ echo "host: cargo test: $p passed, $f failed"
 if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or crashed)"; tail -n 30 out/cargo-test.log; fi
 # The reversi match tool's smoke run: 4 games at 2000 nodes per move (seconds).
 run "host: reversi match smoke run" cargo run -q --profile test -p kgames-reversi --bin reversi_match -- 4 N2000
+# The chess network's pipeline in small: data, training, quantisation, a move with it.
+run "host: chess network smoke run (make chess-net in small: data, training, a move)" bash scripts/chess-net.sh --smoke
 
 # 3. The module: kernel clippy set with warnings fatal, the kernel's rustfmt, the build.
 rm -f kgames.ko

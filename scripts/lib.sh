@@ -85,3 +85,20 @@ kbuild_ko() {
         rm -f "$ko"; printf "error: kgames.ko's vermagic '%s' does not name Linux %s\n" "$vermagic" "$release" >&2; return 1
     fi
 }
+
+# install_or_compare MODE NEW SHIPPED LABEL: for the generators of shipped data files
+# (reversi weights, chess network): prints both sha256 sums; with MODE --install copies NEW
+# over SHIPPED, else fails unless they are byte-identical.
+install_or_compare() {
+    local mode=$1 new=$2 shipped=$3 label=$4
+    sha256sum "$new" "$shipped"
+    if [ "$mode" = --install ]; then
+        cp "$new" "$shipped"
+        echo "installed $new as $shipped"
+    elif cmp -s "$new" "$shipped"; then
+        echo "$label: identical to the shipped $shipped"
+    else
+        echo "$label: DIFFERS from the shipped $shipped" >&2
+        return 1
+    fi
+}

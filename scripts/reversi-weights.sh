@@ -12,6 +12,7 @@
 # differs from the shipped file (unless installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 install=0
 [ "${1:-}" = --install ] && install=1
 out=out/reversi-weights
@@ -22,13 +23,6 @@ bin=target/release
 "$bin/reversi_selfplay" 5400 4000 2 "$out/selfplay2.bin" classic
 cat "$out/selfplay1.bin" "$out/selfplay2.bin" >"$out/selfplay_all.bin"
 "$bin/reversi_train" "$out/selfplay_all.bin" "$out/weights.bin" 120
-sha256sum "$out/weights.bin" src/reversi/weights.bin
-if [ "$install" = 1 ]; then
-    cp "$out/weights.bin" src/reversi/weights.bin
-    echo "installed $out/weights.bin as src/reversi/weights.bin"
-elif cmp -s "$out/weights.bin" src/reversi/weights.bin; then
-    echo "reversi weights: identical to the shipped src/reversi/weights.bin"
-else
-    echo "reversi weights: DIFFER from the shipped src/reversi/weights.bin" >&2
-    exit 1
-fi
+mode=""
+[ "$install" = 1 ] && mode=--install
+install_or_compare "$mode" "$out/weights.bin" src/reversi/weights.bin "reversi weights"

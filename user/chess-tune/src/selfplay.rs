@@ -79,7 +79,9 @@ fn opening(rng: &mut Rng, plies: u32) -> Game {
     }
 }
 
-/// Plays one game and returns its quiet positions labelled with its result.
+/// Plays one game and returns its quiet positions labelled with its result and with the
+/// search's score of the position in centipawns from white's side (as `score`; a caller that
+/// writes the classic two-field lines drops it).
 pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
     let mut g = opening(rng, s.random_plies);
     let mut kept = Vec::new();
@@ -102,7 +104,12 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
         let score = ctx.info().score;
         let pos = g.position();
         if !pos.is_check() && !m.is_tactical() && score.abs() < MATE_BOUND {
-            kept.push(fen(pos));
+            let white = if pos.turn() == Color::White {
+                score
+            } else {
+                -score
+            };
+            kept.push((fen(pos), white));
         }
         // Adjudication: the same side rated winning by both engines' searches.
         let ahead = if score >= s.adjudicate_cp {
@@ -126,10 +133,10 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
         g.play(m);
     }
     kept.into_iter()
-        .map(|fen| Sample {
+        .map(|(fen, cp)| Sample {
             fen,
             result,
-            score: None,
+            score: Some(cp),
         })
         .collect()
 }

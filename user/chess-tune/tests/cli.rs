@@ -1,4 +1,4 @@
-//! The command lines of chess-datagen, chess-tune and chess-label: `--help` (each its own
+//! The command lines of chess-datagen, chess-tune, chess-label and chess-nnue: `--help` (each its own
 //! text), `--version`, and an unknown option refused with the usage and status 2.
 
 use kgames_client::cli_test::check_standard_options;
@@ -14,6 +14,11 @@ fn every_program_answers_help_version_and_a_bad_option() {
         env!("CARGO_BIN_EXE_chess-tune"),
         "chess-tune",
         &["Texel tuning", "--data"],
+    );
+    check_standard_options(
+        env!("CARGO_BIN_EXE_chess-nnue"),
+        "chess-nnue",
+        &["Trains the chess network", "--hidden"],
     );
     check_standard_options(
         env!("CARGO_BIN_EXE_chess-label"),

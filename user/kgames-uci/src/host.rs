@@ -5,6 +5,7 @@ use crate::timeman::Limit;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt};
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
+use kgames_chess::nnue::{Accumulator, Network};
 use kgames_chess::search::{
     best_move_observed, History, Observer, Ply, SearchContext, SearchInfo, SearchResult, TtEntry,
     MAX_PLY,
@@ -21,6 +22,7 @@ struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
     history: Box<History>,
+    accs: Vec<Accumulator>,
 }
 
 /// The in-process engine.
@@ -30,17 +32,20 @@ pub struct Host {
     stop: Arc<AtomicBool>,
     tt_entries: usize,
     keep_table: bool,
+    net: Option<Network<'static>>,
 }
 
 impl Host {
-    /// An engine with a `hash_mb` MiB table; `keep_table` keeps it between moves of a game.
-    pub fn new(hash_mb: u64, keep_table: bool) -> Host {
+    /// An engine with a `hash_mb` MiB table; `keep_table` keeps it between moves of a game;
+    /// `net` evaluates instead of the classic evaluation when given.
+    pub fn new(hash_mb: u64, keep_table: bool, net: Option<Network<'static>>) -> Host {
         let mut host = Host {
             memory: None,
             worker: None,
             stop: Arc::new(AtomicBool::new(false)),
             tt_entries: 0,
             keep_table,
+            net,
         };
         host.tt_entries = entries_for(hash_mb);
         host
@@ -53,6 +58,7 @@ impl Host {
                 tt: vec![TtEntry::EMPTY; self.tt_entries],
                 plies: vec![Ply::EMPTY; MAX_PLY],
                 history: Box::new(History::EMPTY),
+                accs: vec![Accumulator::EMPTY; MAX_PLY],
             },
         }
     }
@@ -89,6 +95,7 @@ fn search(
     request: SearchRequest,
     mut memory: Memory,
     keep: bool,
+    net: Option<Network<'static>>,
     stop: Arc<AtomicBool>,
 ) -> Memory {
     let start = Instant::now();
@@ -100,6 +107,9 @@ fn search(
     let mut printer = Printer { start, last: None };
     let result = {
         let mut ctx = SearchContext::new(&mut memory.tt, &mut memory.plies, &mut memory.history);
+        if let Some(net) = net {
+            ctx.set_nnue(net, &mut memory.accs);
+        }
         ctx.set_keep_table(keep);
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);
@@ -167,9 +177,10 @@ impl Engine for Host {
         let memory = self.memory();
         self.stop.store(false, Ordering::Relaxed);
         let (game, keep, stop) = (setup.game.clone(), self.keep_table, Arc::clone(&self.stop));
+        let net = self.net;
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || search(game, request, memory, keep, stop))
+            .spawn(move || search(game, request, memory, keep, net, stop))
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.worker = Some(handle);
         Ok(())

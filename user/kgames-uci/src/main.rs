@@ -10,6 +10,7 @@ mod timeman;
 
 use clap::Parser;
 use engine::{send, Engine, SearchRequest, Setup};
+use kgames_chess::nnue::Network;
 use protocol::Command;
 use std::io::BufRead;
 
@@ -28,6 +29,38 @@ struct Args {
     /// `ucinewgame`). Off by default, like the kernel, which clears it at every search.
     #[arg(long)]
     keep_table: bool,
+    /// The evaluation (host mode): the classic one or the network.
+    #[arg(long, value_enum, default_value_t = Eval::Classic, requires = "host")]
+    eval: Eval,
+    /// A network file (chess-nnue's format) for --eval nnue instead of the built-in one.
+    #[arg(long, requires = "host")]
+    net: Option<std::path::PathBuf>,
+}
+
+/// The evaluation on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Eval {
+    /// The tuned hand-written evaluation (src/chess/eval.rs).
+    Classic,
+    /// The network (src/chess/nnue.rs), built-in or --net.
+    Nnue,
+}
+
+/// The network `args` ask for, or a message.
+fn network(args: &Args) -> Result<Option<Network<'static>>, String> {
+    if args.eval == Eval::Classic {
+        return Ok(None);
+    }
+    let Some(path) = &args.net else {
+        return Network::embedded()
+            .map(Some)
+            .ok_or_else(|| "the built-in network is invalid".to_string());
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    Network::parse(bytes)
+        .map(Some)
+        .map_err(|e| format!("{}: not a network ({e:?})", path.display()))
 }
 
 /// The default `Hash` in MiB.
@@ -146,8 +179,15 @@ impl Session {
 
 fn main() {
     let args = Args::parse();
+    let net = match network(&args) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("kgames-uci: {e}");
+            std::process::exit(1);
+        }
+    };
     let engine: Box<dyn Engine> = if args.host {
-        Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table))
+        Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table, net))
     } else {
         match device::Device::open(&args.device) {
             Ok(d) => Box::new(d),

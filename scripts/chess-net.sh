@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `make chess-net`: regenerates the chess network from nothing, the way a shipped
+# src/chess/nnue.bin is made: self-play data, training, quantisation.
+#
+#   scripts/chess-net.sh            data + training into out/chess-net/, compare with the shipped file
+#   scripts/chess-net.sh --install  and copy the result over src/chess/nnue.bin
+#   scripts/chess-net.sh --smoke    a tiny run (8 games, 2 epochs) that checks the pipeline
+#                                   end to end: the network loads and plays (make check)
+#
+# The data: chess-datagen --scores at NODES nodes a move from 8 random plies, GAMES games of
+# seed SEED, in chunk files of 100 games under ~/.cache/kgames/nnue/ (a folder per setting).
+# Data generation is resumable: a stopped run continues when the command is run again, and
+# chunks already made are kept. Then chess-nnue trains H=HIDDEN with ACTIVATION for EPOCHS
+# epochs (seed 1). Node budgets make the games independent of the machine's speed; the
+# trainer is deterministic for its thread count (THREADS). Overridable:
+# GAMES NODES SEED HIDDEN ACTIVATION EPOCHS LAMBDA THREADS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+mode=${1:-}
+GAMES=${GAMES:-16000} NODES=${NODES:-3000} SEED=${SEED:-1}
+HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-12}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
+validation=10000 batch=4096
+if [ "$mode" = --smoke ]; then
+    GAMES=8 NODES=300 EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    data=out/chess-net-smoke/data out=out/chess-net-smoke
+    rm -rf "$out"
+else
+    data=$KGAMES_CACHE/nnue/data-n$NODES-s$SEED out=out/chess-net
+fi
+mkdir -p "$out" "$data"
+cargo build --release -q -p chess-tune --bin chess-datagen --bin chess-nnue
+bin=target/release
+t0=$(date +%s)
+"$bin/chess-datagen" --games "$GAMES" --chunk-games 100 --nodes "$NODES" --seed "$SEED" \
+    --scores --threads "$THREADS" --dir "$data"
+t1=$(date +%s)
+"$bin/chess-nnue" --data "$data" --files $(( (GAMES + 99) / 100 )) --hidden "$HIDDEN" \
+    --activation "$ACTIVATION" --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" \
+    --threads "$THREADS" --validation "$validation" --seed 1 --out "$out/nnue.bin"
+t2=$(date +%s)
+echo "chess-net: data $((t1 - t0)) s, training $((t2 - t1)) s"
+if [ "$mode" = --smoke ]; then
+    # The network loads into the engine and plays a move with it.
+    cargo build --release -q -p kgames-uci --bin kgames-uci
+    reply=$(printf 'position startpos moves e2e4\ngo nodes 2000\n' |
+        "$bin/kgames-uci" --host --eval nnue --net "$out/nnue.bin")
+    grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$reply" || {
+        echo "chess-net: the smoke network did not play: $reply" >&2; exit 1; }
+    echo "chess-net: the smoke network plays $(grep '^bestmove' <<<"$reply")"
+    exit 0
+fi
+install_or_compare "$mode" "$out/nnue.bin" src/chess/nnue.bin "chess network"

@@ -1,0 +1,158 @@
+//! `chess-nnue`: trains the chess network on `chess-datagen --scores` positions and writes it
+//! in the engine's format (`src/chess/nnue.bin`). Deterministic for its arguments.
+
+// Host-only training code: floating point is its job (the engine's network is integers).
+#![allow(clippy::float_arithmetic)]
+
+use chess_tune::nnue::{agreement, classic_loss, load, loss, train, Model, Train};
+use clap::{Parser, ValueEnum};
+use kgames_chess::nnue::{Activation, Network};
+use std::path::PathBuf;
+
+/// Trains the chess network (768 -> H) x 2 -> 1 on self-play positions with search scores
+/// and game results, then quantises it to integers for the engine.
+#[derive(Parser, Debug)]
+#[command(name = "chess-nnue", version)]
+struct Args {
+    /// A positions file or a folder of chunk files (chess-datagen --scores).
+    #[arg(long)]
+    data: PathBuf,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden size H (1-256).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=256))]
+    hidden: u16,
+    /// Output activation.
+    #[arg(long, value_enum, default_value_t = Act::Screlu)]
+    activation: Act,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10)]
+    epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The weight of the search score in the target; the game result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Positions held out for validation (the last ones read).
+    #[arg(long, default_value_t = 10_000)]
+    validation: usize,
+    /// With a folder: read only its first N chunk files (by name).
+    #[arg(long, default_value_t = usize::MAX)]
+    files: usize,
+    /// Read at most this many positions.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_positions: usize,
+    /// Adds every training position mirrored left to right (files a <-> h).
+    #[arg(long)]
+    mirror: bool,
+    /// Threads per batch.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// The seed of the initial weights and of the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The output activation on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Act {
+    /// Clipped ReLU.
+    Crelu,
+    /// Squared clipped ReLU.
+    Screlu,
+}
+
+fn main() {
+    let args = Args::parse();
+    let t0 = std::time::Instant::now();
+    let (mut set, positions) =
+        match load(&args.data, args.files, args.max_positions, args.validation) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("chess-nnue: {}: {e}", args.data.display());
+                std::process::exit(1);
+            }
+        };
+    if set.len() <= args.validation {
+        eprintln!(
+            "chess-nnue: {}: {} positions with scores, need more than --validation {}",
+            args.data.display(),
+            set.len(),
+            args.validation
+        );
+        std::process::exit(1);
+    }
+    let held = set.split_off(set.len() - args.validation);
+    if args.mirror {
+        let mirrored: Vec<_> = set.iter().map(|e| e.mirrored()).collect();
+        set.extend(mirrored);
+    }
+    eprintln!(
+        "{} training and {} held-out positions read in {:.1} s",
+        set.len(),
+        held.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let activation = match args.activation {
+        Act::Crelu => Activation::ClippedRelu,
+        Act::Screlu => Activation::SquaredClippedRelu,
+    };
+    eprintln!(
+        "the classic evaluation's held-out loss: {:.6}",
+        classic_loss(&positions, &held, args.lambda)
+    );
+    let mut model = Model::new(usize::from(args.hidden), activation, args.seed);
+    let settings = Train {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lambda: args.lambda,
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let t1 = std::time::Instant::now();
+    let n = set.len();
+    train(&mut model, &set, &settings, |epoch, l, m| {
+        let secs = t1.elapsed().as_secs_f64();
+        eprintln!(
+            "epoch {epoch}: train loss {l:.6}, held-out loss {:.6}, {secs:.0} s ({:.0} positions/s)",
+            loss(m, &held, args.lambda),
+            (n as f64 * f64::from(epoch)) / secs.max(1e-9)
+        );
+    });
+    let bytes = model.quantise();
+    let net = match Network::parse(&bytes) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("chess-nnue: the quantised network is refused: {e:?}");
+            std::process::exit(1);
+        }
+    };
+    let a = agreement(&model, &net, &positions);
+    eprintln!(
+        "float and integer evaluations on {} held-out positions: mean difference {:.2} cp, \
+         largest {:.1} cp, {} beyond the quantisation bound",
+        a.positions, a.mean, a.worst, a.beyond_bound
+    );
+    if a.beyond_bound > 0 {
+        eprintln!("chess-nnue: the integer network is not the float one: nothing written");
+        std::process::exit(1);
+    }
+    if let Err(e) = std::fs::write(&args.out, &bytes) {
+        eprintln!("chess-nnue: {}: {e}", args.out.display());
+        std::process::exit(1);
+    }
+    eprintln!(
+        "{}: H = {}, {:?}, {} bytes, {:.0} s in all",
+        args.out.display(),
+        net.hidden(),
+        net.activation(),
+        bytes.len(),
+        t0.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,86 @@
+//! The network trainer: a short training lowers the loss, and the float model and the integer
+//! network the engine runs agree within the quantisation error on 10,000 held-out positions.
+
+// Host-only training code: floating point is its job (the engine's network is integers).
+#![allow(clippy::float_arithmetic)]
+
+use chess_tune::nnue::{agreement, loss, train, Entry, Model, Train};
+use chess_tune::selfplay::{play_game, Memory, Settings};
+use kgames_chess::common::rng::Rng;
+use kgames_chess::game::Game;
+use kgames_chess::moves::MoveList;
+use kgames_chess::nnue::{Activation, Network};
+use kgames_chess::position::Position;
+
+/// Positions of self-play games at a small node budget, with their search scores.
+fn training_set() -> Vec<Entry> {
+    let settings = Settings {
+        nodes: 300,
+        random_plies: 8,
+        max_plies: 200,
+        adjudicate_cp: 1000,
+    };
+    let mut mem = Memory::new(1 << 12);
+    let mut out = Vec::new();
+    for seed in 0..12 {
+        for s in play_game(&mut Rng::new(seed), &settings, &mut mem) {
+            let pos = Position::from_fen(s.fen.as_bytes()).unwrap();
+            out.push(Entry::new(&pos, s.score.unwrap(), s.result));
+        }
+    }
+    out
+}
+
+/// 10,000 positions of random games, none of them trained on.
+fn held_out() -> Vec<Position> {
+    let mut rng = Rng::new(99);
+    let mut list = MoveList::new();
+    let mut out = Vec::new();
+    while out.len() < 10_000 {
+        let mut game = Game::new();
+        for _ in 0..60 {
+            game.legal_moves(&mut list);
+            let Some(m) = list.get(rng.below(list.len().max(1) as u32) as usize) else {
+                break;
+            };
+            game.play(m);
+            if game.is_over() {
+                break;
+            }
+            out.push(*game.position());
+        }
+    }
+    out.truncate(10_000);
+    out
+}
+
+#[test]
+fn float_and_integer_networks_agree() {
+    let set = training_set();
+    assert!(set.len() > 300, "{}", set.len());
+    let held = held_out();
+    for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
+        let mut model = Model::new(32, activation, 1);
+        let before = loss(&model, &set, 0.75);
+        let t = Train {
+            epochs: 8,
+            batch: 64,
+            lr: 0.01,
+            lambda: 0.75,
+            threads: 2,
+            seed: 1,
+        };
+        train(&mut model, &set, &t, |_, _, _| {});
+        let after = loss(&model, &set, 0.75);
+        assert!(
+            after < before * 0.9,
+            "{activation:?}: loss {before} -> {after}"
+        );
+        let bytes = model.quantise();
+        let net = Network::parse(&bytes).expect("the quantised network is valid");
+        let a = agreement(&model, &net, &held);
+        assert!(a.positions > 9_000, "{activation:?}: {a:?}");
+        assert_eq!(a.beyond_bound, 0, "{activation:?}: {a:?}");
+        eprintln!("{activation:?}: loss {before:.4} -> {after:.4}, {a:?}");
+    }
+}
