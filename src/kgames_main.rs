@@ -56,6 +56,10 @@ module! {
             default: 30000,
             description: "Longest CPU move of /dev/reversi and /dev/chess in ms, whatever the budget (100-600000; else EINVAL)",
         },
+        chess_eval: u32 {
+            default: 0,
+            description: "Evaluation of /dev/chess's CPU: 0 the classic one, 1 the built-in network (0-1)",
+        },
         kxo_games: u32 {
             default: 9,
             description: "Concurrent AI-vs-AI games of /dev/kxo (1-32; else the load fails with EINVAL)",

@@ -179,11 +179,16 @@ fn nones<T: Copy>(n: usize) -> Result<KVec<Option<T>>> {
 impl<G: Game> ContextPool<G> {
     /// `contexts` contexts of `tt_entries` table entries each, for up to `uids` waiting uids
     /// with a queue entry (more wait unregistered, behind them).
-    fn new_arc(contexts: usize, tt_entries: usize, uids: usize) -> Result<Arc<Self>> {
+    fn new_arc(
+        contexts: usize,
+        tt_entries: usize,
+        uids: usize,
+        config: &G::Config,
+    ) -> Result<Arc<Self>> {
         let mut free = KVec::with_capacity(contexts, GFP_KERNEL)?;
         for _ in 0..contexts {
             free.push(
-                G::new_scratch::<KernelAlloc>(tt_entries).ok_or(ENOMEM)?,
+                G::new_scratch::<KernelAlloc>(tt_entries, config).ok_or(ENOMEM)?,
                 GFP_KERNEL,
             )?;
         }
@@ -367,6 +372,7 @@ where
             cfg.search_contexts,
             cfg.tt_entries,
             cfg.max_games,
+            &game,
         )?);
         Ok(())
     }

@@ -85,7 +85,7 @@ impl kernel::InPlaceModule for KGames {
         let tables = Tables;
         let runtime = plan.and_then(|plan| {
             Reversi::setup_table(plan.limits, ())?;
-            Chess::setup_table(plan.limits, ())?;
+            Chess::setup_table(plan.limits, plan.chess)?;
             Nxn::setup_table(plan.limits, plan.nxn)?;
             let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
             let fail_init = plan.fail_init;

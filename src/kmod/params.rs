@@ -10,6 +10,7 @@ use kernel::prelude::*;
 use super::{compat::param, game_device, kxo_runtime, string_param};
 use crate::kxo::{arena::Settings, mcts, td};
 use crate::module_parameters as params;
+use crate::session::chess_game::{ChessConfig, Evaluation};
 use crate::session::nxn_game::NxnConfig;
 use crate::uapi::{
     pairing::{parse_round_robin, RANDOM},
@@ -36,6 +37,8 @@ fn checked_u8(name: &str, value: u32, lo: u8, hi: u8) -> Result<u8> {
 pub(crate) struct Plan {
     /// The reversi and chess (and N x N) tables and search contexts.
     pub(crate) limits: game_device::Config,
+    /// `/dev/chess`'s evaluation.
+    pub(crate) chess: ChessConfig,
     /// The N x N human games of `/dev/kxo`.
     pub(crate) nxn: NxnConfig,
     /// The AI-vs-AI machine of `/dev/kxo`.
@@ -55,6 +58,12 @@ impl Plan {
             search_contexts: checked("search_contexts", param(&params::search_contexts), 1, 64)?
                 as usize,
             max_move_ms: checked("max_move_ms", param(&params::max_move_ms), 100, 600_000)?,
+        };
+        let chess = ChessConfig {
+            evaluation: match checked("chess_eval", param(&params::chess_eval), 0, 1)? {
+                0 => Evaluation::Classic,
+                _ => Evaluation::Network,
+            },
         };
         let playouts = checked_u8("kxo_playouts", param(&params::kxo_playouts), 1, 100)?;
         let nxn = NxnConfig {
@@ -102,6 +111,7 @@ impl Plan {
         let fail_init = checked("test_fail_init", param(&params::test_fail_init), 0, 1)? == 1;
         Ok(Plan {
             limits,
+            chess,
             nxn,
             kxo,
             fail_init,

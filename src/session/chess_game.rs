@@ -7,12 +7,15 @@ use super::reply::{Reply, Word};
 use super::scratch::Alloc;
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
+use crate::chess::nnue::{Accumulator, Network};
 use crate::chess::notation::{
     parse_uci, write_board, write_last_move, write_legal_moves, write_uci, ClassicMove, ParseError,
     BOARD_LEN,
 };
 use crate::chess::position::Position;
-use crate::chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
+use crate::chess::search::{
+    best_move, History, Ply, SearchContext, SearchResult, TtEntry, MAX_PLY,
+};
 use crate::chess::square::Color;
 use crate::common::budget::Meter;
 use crate::common::text::BufWriter;
@@ -91,12 +94,32 @@ const HELP: &str = "\
 99           this help
 ";
 
+/// The evaluation the CPU's searches use (the module parameter `chess_eval`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The tuned hand-written evaluation (the default).
+    #[default]
+    Classic,
+    /// The built-in network (src/chess/nnue.rs).
+    Network,
+}
+
+/// The chess device's settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChessConfig {
+    /// The evaluation of every search of the device.
+    pub evaluation: Evaluation,
+}
+
 /// The chess search's memory: the transposition table, one record per ply, the history
-/// heuristic's table.
+/// heuristic's table; with the network, its accumulators (one per ply, 1 KiB each).
 pub struct ChessScratch<A: Alloc> {
     tt: A::Slice<TtEntry>,
     plies: A::Slice<Ply>,
     history: A::Boxed<History>,
+    /// Empty with the classic evaluation.
+    accs: A::Slice<Accumulator>,
+    net: Option<Network<'static>>,
 }
 
 impl Game for Chess {
@@ -104,18 +127,26 @@ impl Game for Chess {
     const EXTRAS: &'static [u8] = &[5, 6, 7, 8, 10, 11, 12];
     const HELP: &'static str = HELP;
     const BOARD_BEFORE_GAME: bool = false;
-    type Config = ();
+    type Config = ChessConfig;
 
     type Side = Color;
     type Input = ClassicMove;
     type Move = ChessCpuMove;
     type Scratch<A: Alloc> = ChessScratch<A>;
 
-    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<ChessScratch<A>> {
+    fn new_scratch<A: Alloc>(tt_entries: usize, config: &ChessConfig) -> Option<ChessScratch<A>> {
+        // The built-in network is checked by Network::parse (and by the host tests); a
+        // network that failed it would leave the device classic rather than unusable.
+        let net = match config.evaluation {
+            Evaluation::Classic => None,
+            Evaluation::Network => Network::embedded(),
+        };
         Some(ChessScratch {
             tt: A::slice(tt_entries, TtEntry::EMPTY)?,
-            plies: A::slice(crate::chess::search::MAX_PLY, Ply::EMPTY)?,
+            plies: A::slice(MAX_PLY, Ply::EMPTY)?,
             history: A::boxed(History::EMPTY)?,
+            accs: A::slice(if net.is_some() { MAX_PLY } else { 0 }, Accumulator::EMPTY)?,
+            net,
         })
     }
 
@@ -207,9 +238,18 @@ impl Game for Chess {
         scratch: &mut ChessScratch<A>,
         meter: &mut Meter<'_>,
     ) -> Thought<ChessCpuMove> {
-        let ChessScratch { tt, plies, history } = scratch;
+        let ChessScratch {
+            tt,
+            plies,
+            history,
+            accs,
+            net,
+        } = scratch;
         tt.fill(TtEntry::EMPTY);
         let mut ctx = SearchContext::new(tt, plies, history);
+        if let Some(net) = *net {
+            ctx.set_nnue(net, accs);
+        }
         match best_move(&self.game, &mut ctx, meter) {
             SearchResult::Move(mv) => {
                 let info = ctx.info();

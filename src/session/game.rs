@@ -43,8 +43,9 @@ pub trait Game: Clone + Sized + Unpin {
     /// once per search context with the device's allocator `A` and reused by every search.
     type Scratch<A: Alloc>: Send;
     /// A scratch whose transposition table has `tt_entries` entries (a game without a
-    /// table ignores it); `None` when memory is short.
-    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<Self::Scratch<A>>;
+    /// table ignores it), for the device's settings `config` (chess: which evaluation);
+    /// `None` when memory is short.
+    fn new_scratch<A: Alloc>(tt_entries: usize, config: &Self::Config) -> Option<Self::Scratch<A>>;
 
     /// Parses the argument of `00` (`X`/`O`, `W`/`B`).
     fn parse_side(arg: &[u8]) -> Option<Self::Side>;

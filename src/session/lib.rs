@@ -37,7 +37,7 @@
 //!     panic!("no search")
 //! };
 //! // The search's memory, made once (per search context) with the host's allocator.
-//! let mut scratch = Reversi::new_scratch::<kgames_session::HeapAlloc>(4096).unwrap();
+//! let mut scratch = Reversi::new_scratch::<kgames_session::HeapAlloc>(4096, &()).unwrap();
 //! let (mut clock, mut interrupt) = (NodeClock { ns_per_node: 1_000 }, NeverInterrupt);
 //! let mut meter = Meter::new(session.budget(), &mut clock, &mut interrupt);
 //! let thought = copy.think(&mut scratch, &mut meter);

@@ -182,7 +182,7 @@ impl Game for Nxn {
     /// The Monte Carlo player keeps no memory between moves.
     type Scratch<A: Alloc> = ();
 
-    fn new_scratch<A: Alloc>(_tt_entries: usize) -> Option<()> {
+    fn new_scratch<A: Alloc>(_tt_entries: usize, _: &NxnConfig) -> Option<()> {
         Some(())
     }
 

@@ -118,7 +118,7 @@ impl Game for Reversi {
     type Move = ReversiCpuMove;
     type Scratch<A: Alloc> = ReversiScratch<A>;
 
-    fn new_scratch<A: Alloc>(tt_entries: usize) -> Option<ReversiScratch<A>> {
+    fn new_scratch<A: Alloc>(tt_entries: usize, (): &()) -> Option<ReversiScratch<A>> {
         Some(ReversiScratch {
             tt: A::slice(tt_entries, TtEntry::EMPTY)?,
         })

@@ -25,7 +25,7 @@ impl<G: Game> Driver<G> {
         Driver {
             s: Session::new(),
             out: Reply::new(),
-            scratch: G::new_scratch(4096).unwrap(),
+            scratch: G::new_scratch(4096, &G::Config::default()).unwrap(),
         }
     }
 

@@ -23,7 +23,9 @@ for d in reversi chess kxo; do
         test "$(stat -c '%F %a %U:%G' /dev/$d)" = "character special file 666 root:root"
 done
 
-if [ -x "$bin" ]; then
+# relay: renumbers the Rust test binary's TAP on standard input into this stream.
+relay() {
+    local line
     while IFS= read -r line; do
         case "$line" in
             "ok "*) ok "${line#ok * - }" ;;
@@ -31,7 +33,10 @@ if [ -x "$bin" ]; then
             "#"*) emit "$line" ;;
             *) ;;
         esac
-    done < <(timeout 1500 "$bin" "$@" 2>&1)
+    done
+}
+if [ -x "$bin" ]; then
+    relay < <(timeout 1500 "$bin" "$@" 2>&1)
 else
     notok "vmtest: $bin is not built"
 fi
@@ -186,6 +191,17 @@ capped() {
     [ "$r" = OK ] && [ $(( (t1 - t0) / 1000000 )) -lt 3000 ] && [ $(( (t1 - t0) / 1000000 )) -ge 900 ]
 }
 check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
+
+# chess_eval: 2 is refused; 1 makes /dev/chess search with the built-in network (the moves of
+# kgames-uci --host --eval nnue at equal node budgets, suite chess_nnue of the test binary).
+check "module: chess_eval=2 fails insmod with EINVAL" bash -c "insmod '$ko' chess_eval=2 2>&1 | grep -qi 'invalid'"
+if insmod "$ko" chess_eval=1; then
+    udevadm settle -t 300 2>/dev/null
+    relay < <(timeout 300 "$bin" chess_nnue 2>&1)
+    rmmod kgames
+else
+    notok "module: loads with chess_eval=1"
+fi
 insmod "$ko"
 udevadm settle -t 300 2>/dev/null
 

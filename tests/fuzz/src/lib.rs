@@ -28,12 +28,15 @@ pub const TARGETS: &[&str] = &[
 
 /// Runs the target `name` on `data`. Returns false for an unknown name.
 pub fn run(name: &str, data: &[u8]) -> bool {
+    use kgames_session::session::chess_game::{Chess, ChessConfig};
     use kgames_session::session::nxn_game::{Nxn, NxnConfig};
-    use kgames_session::session::{chess_game::Chess, reversi_game::Reversi};
+    use kgames_session::session::reversi_game::Reversi;
     use session::{MAX_PLAYOUT_NODES, MAX_SEARCH_NODES, PLAYOUT_NODES, SEARCH_NODES};
     match name {
         "session_reversi" => session::run::<Reversi>(data, (), SEARCH_NODES, MAX_SEARCH_NODES),
-        "session_chess" => session::run::<Chess>(data, (), SEARCH_NODES, MAX_SEARCH_NODES),
+        "session_chess" => {
+            session::run::<Chess>(data, ChessConfig::default(), SEARCH_NODES, MAX_SEARCH_NODES)
+        }
         "session_kxo" => {
             // Each input as on a freshly loaded module with `kxo_playouts=2` (the game seeds
             // derive from the config and the command nonce, so an input replays alike alone or

@@ -53,7 +53,7 @@ impl<G: Game> Scratch<G> {
     /// under a node budget.
     pub fn new(nodes: u64, max_nodes: u64) -> Self {
         Scratch {
-            scratch: G::new_scratch(TT_ENTRIES).expect("host allocation"),
+            scratch: G::new_scratch(TT_ENTRIES, &G::Config::default()).expect("host allocation"),
             nodes,
             max_nodes,
             searches: 0,

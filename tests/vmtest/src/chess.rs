@@ -45,6 +45,12 @@ pub fn tests() -> Vec<Test> {
             run: crate::uci::whole_game,
         },
         Test {
+            suite: "chess_nnue",
+            name: "with chess_eval=1 /dev/chess plays the network's moves (kgames-uci --host --eval nnue), not the classic ones",
+            uid: 2208,
+            run: crate::uci::whole_game_nnue,
+        },
+        Test {
             suite: "chess",
             name: "kgames-uci through /dev/chess: stop ends go infinite with a legal move",
             uid: 2207,

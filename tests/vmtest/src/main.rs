@@ -136,9 +136,10 @@ fn main() {
     tests.extend(fairness::tests());
     tests.extend(stress64::tests());
     tests.extend(faults::tests());
-    // Suites that run only when named: minutes long (`make stress`), or for the debug kernel
-    // only (`make check-debug`).
-    const ON_REQUEST: [&str; 3] = ["stress64", "faults", "faults_trace"];
+    // Suites that run only when named: minutes long (`make stress`), for the debug kernel
+    // only (`make check-debug`), or with other module parameters (chess_nnue: chess_eval=1,
+    // loaded so by guest-tests.sh).
+    const ON_REQUEST: [&str; 4] = ["stress64", "faults", "faults_trace", "chess_nnue"];
     tests.retain(|t| {
         if wanted.is_empty() {
             !ON_REQUEST.contains(&t.suite)

@@ -29,7 +29,28 @@ fn uci_text(m: kgames_chess::moves::Move) -> String {
 /// come with an `info depth ... pv` line from `09`, and equal the move of `kgames-uci
 /// --host` with the module's table size (`Hash 1` = 65536 entries) at the same budget.
 pub fn whole_game(_: u32) -> Outcome {
-    let mut host = start(&["--host"])?;
+    against_host(&["--host"], 400)
+}
+
+/// With `chess_eval=1` (guest-tests.sh reloads the module so): the device plays the moves of
+/// `kgames-uci --host --eval nnue` for 40 plies, and in some of them not the classic
+/// evaluation's move (so the parameter reaches the search).
+pub fn whole_game_nnue(_: u32) -> Outcome {
+    against_host(&["--host", "--eval", "nnue"], 40)?;
+    match against_host(&["--host"], 40) {
+        Ok(()) => Err("the device played the classic evaluation's moves".into()),
+        Err(e) if e.contains("the device played") => {
+            println!("# against the classic host engine: {e}");
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The game of [`whole_game`] against the host engine started with `host_args`, for
+/// `plies` plies or to the end.
+fn against_host(host_args: &[&str], plies: u32) -> Outcome {
+    let mut host = start(host_args)?;
     host.send("setoption name Hash value 1")?;
     let mut e = start(&[])?;
     e.send("uci")?;
@@ -43,7 +64,7 @@ pub fn whole_game(_: u32) -> Outcome {
     let mut moves: Vec<String> = Vec::new();
     let mut rng = Rng::new(14);
     let mut list = MoveList::new();
-    for ply in 0..400 {
+    for ply in 0..plies {
         if game.is_over() {
             return Ok(());
         }
@@ -76,7 +97,10 @@ pub fn whole_game(_: u32) -> Outcome {
         game.play(m);
         moves.push(text);
     }
-    ensure!(game.is_over(), "no result within 400 plies");
+    ensure!(
+        game.is_over() || plies < 400,
+        "no result within {plies} plies"
+    );
     Ok(())
 }
 

@@ -60,8 +60,8 @@ impl<G: Game + Send> InProcess<G> {
     ///
     /// When the host cannot allocate the table.
     pub fn with_config(config: G::Config, tt_entries: usize) -> Self {
-        let scratch =
-            G::new_scratch::<HeapAlloc>(tt_entries).expect("the host allocator never returns None");
+        let scratch = G::new_scratch::<HeapAlloc>(tt_entries, &config)
+            .expect("the host allocator never returns None");
         InProcess {
             session: Mutex::new(Session::with_config(config)),
             turn: Mutex::new(scratch),
