@@ -64,6 +64,20 @@ fn poll<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
     }
 }
 
+/// The program `name` next to the running one (a tmux test program drives the tool built
+/// beside it), or `name` alone, found on the PATH, when that cannot be told.
+pub fn sibling(name: &str) -> std::path::PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join(name)))
+        .unwrap_or_else(|| std::path::PathBuf::from(name))
+}
+
+/// A directory of the test's own under the temporary folder: `PREFIX-UID-PID`.
+pub fn private_dir(prefix: &str, uid: u32) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("{prefix}-{uid}-{}", std::process::id()))
+}
+
 /// `s` quoted for `sh`.
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))

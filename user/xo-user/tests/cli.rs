@@ -132,6 +132,17 @@ fn write_demo_writes_a_replayable_recording() {
     let _ = fs::remove_dir_all(&d);
 }
 
+/// Every record of the recording `path`, in order.
+fn recorded(path: &std::path::Path) -> Vec<Record> {
+    let msgs = recfile::read_all(fs::File::open(path).unwrap()).unwrap();
+    msgs.iter()
+        .flat_map(|m| match m {
+            Msg::Records { records, .. } => records.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 fn tmux_or_skip() -> bool {
     let ok = Tmux::available();
     if !ok {
@@ -208,14 +219,7 @@ fn tmux_a_bad_stream_or_a_closed_device_exits_1_with_the_terminal_restored() {
     assert!(restored);
     assert!(screen.contains("closed the stream"), "{screen}");
     // What was read was recorded.
-    let msgs = recfile::read_all(fs::File::open(&rec).unwrap()).unwrap();
-    let got: Vec<Record> = msgs
-        .iter()
-        .flat_map(|m| match m {
-            Msg::Records { records, .. } => records.clone(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let got = recorded(&rec);
     assert_eq!(got, vec![good; 3]);
     let _ = fs::remove_dir_all(&d);
 }
@@ -391,14 +395,7 @@ fn tmux_a_fifo_device_is_watched_and_the_history_matches_what_was_recorded() {
         "{screen}"
     );
     drop(w);
-    let msgs = recfile::read_all(fs::File::open(&rec).unwrap()).unwrap();
-    let got: Vec<Record> = msgs
-        .iter()
-        .flat_map(|m| match m {
-            Msg::Records { records, .. } => records.clone(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let got = recorded(&rec);
     assert_eq!(got, records);
     drop(t);
     // --no-history: nothing printed.

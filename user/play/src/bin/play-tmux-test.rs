@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use kgames_term::tap::Tap;
-use kgames_term::tmux::Tmux;
+use kgames_term::tmux::{self, Tmux};
 
 /// Runs play in tmux for each game and checks the screen (TAP output).
 #[derive(Debug, Parser)]
@@ -599,16 +599,12 @@ fn set_shared(kind: &str, lines: &[&str]) {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let play = args.play.clone().unwrap_or_else(|| {
-        std::env::current_exe()
-            .ok()
-            .and_then(|p| p.parent().map(|d| d.join("play")))
-            .unwrap_or_else(|| PathBuf::from("play"))
-    });
+    let play = args.play.clone().unwrap_or_else(|| tmux::sibling("play"));
     let uid = rustix::process::getuid().as_raw();
-    let dir = args.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("play-tmux-{uid}-{}", std::process::id()))
-    });
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| tmux::private_dir("play-tmux", uid));
     let ctx = Ctx {
         play,
         dir: dir.clone(),

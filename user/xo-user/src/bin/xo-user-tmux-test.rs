@@ -32,7 +32,7 @@ use std::path::Path;
 
 use clap::Parser;
 use kgames_term::tap::Tap;
-use kgames_term::tmux::Tmux;
+use kgames_term::tmux::{self, Tmux};
 use kgames_uapi::record::Record;
 use xo_user::history::{self, Parsed};
 use xo_user::msg::Msg;
@@ -230,16 +230,15 @@ fn check_control_keys(
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let xo = args.xo_user.clone().unwrap_or_else(|| {
-        std::env::current_exe()
-            .ok()
-            .and_then(|p| p.parent().map(|d| d.join("xo-user")))
-            .unwrap_or_else(|| PathBuf::from("xo-user"))
-    });
+    let xo = args
+        .xo_user
+        .clone()
+        .unwrap_or_else(|| tmux::sibling("xo-user"));
     let uid = rustix::process::getuid().as_raw();
-    let dir = args.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("xo-user-tmux-{uid}-{}", std::process::id()))
-    });
+    let dir = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| tmux::private_dir("xo-user-tmux", uid));
     let wait = Duration::from_secs(args.timeout);
     let mut tap = Tap::default();
     println!(
