@@ -464,7 +464,9 @@ fn hammer(d: Duration) -> Outcome {
     let (mut signals, mut refused, mut ioctls, mut unloaded) = (0u64, 0u64, 0u64, 0u64);
     let mut paused = false;
     let mut tick = 0u64;
-    while Instant::now() < deadline {
+    // At least 25 ticks (one rmmod attempt), even when starting the workers took the whole
+    // run (the debug kernel on a loaded host took 42 s for a 20 s run).
+    while Instant::now() < deadline || tick < 25 {
         std::thread::sleep(Duration::from_millis(20));
         tick += 1;
         // SAFETY: signals a child of this process.
