@@ -7,36 +7,45 @@
 #   scripts/chess-net.sh --smoke    a tiny run (8 games, 2 epochs) that checks the pipeline
 #                                   end to end: the network loads and plays (make check)
 #
-# The data: chess-datagen --scores at NODES nodes a move from 8 random plies, GAMES games of
-# seed SEED, in chunk files of 100 games under ~/.cache/kgames/nnue/ (a folder per setting).
-# Data generation is resumable: a stopped run continues when the command is run again, and
-# chunks already made are kept. Then chess-nnue trains H=HIDDEN with ACTIVATION for EPOCHS
-# epochs (seed 1). Node budgets make the games independent of the machine's speed; the
-# trainer is deterministic for its thread count (THREADS). Overridable:
-# GAMES NODES SEED HIDDEN ACTIVATION EPOCHS LAMBDA THREADS.
+# The data: SETS, each NODES:SEED:GAMES, is chess-datagen --scores at NODES nodes a move from
+# 8 random plies, GAMES games from seed SEED, in chunk files of 100 games under
+# ~/.cache/kgames/nnue/data-nNODES-sSEED. Data generation is resumable: a stopped run
+# continues when the command is run again, and chunks already made are kept. Then chess-nnue
+# trains H=HIDDEN with ACTIVATION for EPOCHS epochs (seed 1, positions mirrored left to
+# right) on the sets in order (the held-out positions are the last set's last ones). Node
+# budgets make the games independent of the machine's speed (the generator runs 2 threads; a
+# chunk's bytes do not depend on them); the trainer is deterministic for its thread count
+# (THREADS, 1 for the shipped network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA
+# THREADS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 mode=${1:-}
-GAMES=${GAMES:-16000} NODES=${NODES:-3000} SEED=${SEED:-1}
-HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-12}
-LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
+SETS=${SETS:-"1000:1000001:28800 3000:1:4600"}
+HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-1}
 validation=10000 batch=4096
 if [ "$mode" = --smoke ]; then
-    GAMES=8 NODES=300 EPOCHS=2 HIDDEN=16 validation=100 batch=256
-    data=out/chess-net-smoke/data out=out/chess-net-smoke
+    SETS="300:1:8" EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    out=out/chess-net-smoke data=out/chess-net-smoke
     rm -rf "$out"
 else
-    data=$KGAMES_CACHE/nnue/data-n$NODES-s$SEED out=out/chess-net
+    out=out/chess-net data=$KGAMES_CACHE/nnue
 fi
 mkdir -p "$out" "$data"
 cargo build --release -q -p chess-tune --bin chess-datagen --bin chess-nnue
 bin=target/release
 t0=$(date +%s)
-"$bin/chess-datagen" --games "$GAMES" --chunk-games 100 --nodes "$NODES" --seed "$SEED" \
-    --scores --threads "$THREADS" --dir "$data"
+sources=()
+for set in $SETS; do
+    IFS=: read -r nodes seed games <<<"$set"
+    dir=$data/data-n$nodes-s$seed
+    "$bin/chess-datagen" --games "$games" --chunk-games 100 --nodes "$nodes" --seed "$seed" \
+        --scores --threads 2 --dir "$dir"
+    sources+=(--data "$dir:$(( (games + 99) / 100 ))")
+done
 t1=$(date +%s)
-"$bin/chess-nnue" --data "$data" --files $(( (GAMES + 99) / 100 )) --hidden "$HIDDEN" \
+"$bin/chess-nnue" "${sources[@]}" --hidden "$HIDDEN" --mirror \
     --activation "$ACTIVATION" --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" \
     --threads "$THREADS" --validation "$validation" --seed 1 --out "$out/nnue.bin"
 t2=$(date +%s)

@@ -7,16 +7,18 @@
 use chess_tune::nnue::{agreement, classic_loss, load, loss, train, Model, Train};
 use clap::{Parser, ValueEnum};
 use kgames_chess::nnue::{Activation, Network};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Trains the chess network (768 -> H) x 2 -> 1 on self-play positions with search scores
 /// and game results, then quantises it to integers for the engine.
 #[derive(Parser, Debug)]
 #[command(name = "chess-nnue", version)]
 struct Args {
-    /// A positions file or a folder of chunk files (chess-datagen --scores).
-    #[arg(long)]
-    data: PathBuf,
+    /// A positions file or a folder of chunk files (chess-datagen --scores); FOLDER:N reads
+    /// only its first N chunk files. Repeatable: read in the order given, the held-out
+    /// positions are the last ones.
+    #[arg(long, required = true, value_name = "PATH[:N]")]
+    data: Vec<String>,
     /// The network file to write.
     #[arg(long)]
     out: PathBuf,
@@ -41,9 +43,6 @@ struct Args {
     /// Positions held out for validation (the last ones read).
     #[arg(long, default_value_t = 10_000)]
     validation: usize,
-    /// With a folder: read only its first N chunk files (by name).
-    #[arg(long, default_value_t = usize::MAX)]
-    files: usize,
     /// Read at most this many positions.
     #[arg(long, default_value_t = 100_000_000)]
     max_positions: usize,
@@ -70,18 +69,29 @@ enum Act {
 fn main() {
     let args = Args::parse();
     let t0 = std::time::Instant::now();
-    let (mut set, positions) =
-        match load(&args.data, args.files, args.max_positions, args.validation) {
-            Ok(s) => s,
+    let (mut set, mut positions) = (Vec::new(), Vec::new());
+    for spec in &args.data {
+        let (path, files) = match spec.rsplit_once(':') {
+            Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse().unwrap_or(usize::MAX)),
+            _ => (spec.as_str(), usize::MAX),
+        };
+        let left = args.max_positions.saturating_sub(set.len());
+        match load(Path::new(path), files, left, args.validation) {
+            Ok((s, p)) => {
+                set.extend(s);
+                positions.extend(p);
+            }
             Err(e) => {
-                eprintln!("chess-nnue: {}: {e}", args.data.display());
+                eprintln!("chess-nnue: {path}: {e}");
                 std::process::exit(1);
             }
-        };
+        }
+    }
+    let keep = positions.len().saturating_sub(args.validation);
+    positions.drain(..keep);
     if set.len() <= args.validation {
         eprintln!(
-            "chess-nnue: {}: {} positions with scores, need more than --validation {}",
-            args.data.display(),
+            "chess-nnue: {} positions with scores, need more than --validation {}",
             set.len(),
             args.validation
         );
