@@ -73,7 +73,7 @@ pub enum NetError {
     Hidden,
     /// The length is not the one the header implies.
     Length,
-    /// A feature weight or bias beyond `QA * CLIP_FT` (accumulators could overflow).
+    /// A feature weight or bias beyond [`MAX_FT`] (accumulators could overflow).
     Range,
 }
 
