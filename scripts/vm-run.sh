@@ -154,8 +154,11 @@ if [ "$mode" = shell ]; then
     # The session's status: what guest.sh saved (0 after `exit`).
     rc=0
 else
-    # Batch: the whole kernel console goes to console.log (-v) for the detector.
-    timeout 3000 vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
+    # Batch: the whole kernel console goes to console.log (-v) for the detector. The debug
+    # kernel's full suite (check-debug) takes over an hour under TCG.
+    vm_limit=3000
+    [ -n "$debug" ] && vm_limit=7200
+    timeout "$vm_limit" vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
         > >(tee "$out/stdout.log") 2> "$out/console.log"
     rc=$?
 fi
