@@ -503,7 +503,8 @@ fn interrupt(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         }),
     )?;
     tap.check(
-        t0.elapsed() < Duration::from_secs(8),
+        // Esc took 9.4 s on the debug kernel (KASAN under TCG), well under 1 s elsewhere.
+        t0.elapsed() < Duration::from_secs(20),
         "interrupt: well before the module's 30 s cap",
         &format!("{:?}", t0.elapsed()),
     );
