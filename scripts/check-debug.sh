@@ -29,7 +29,7 @@ run "tools: build the in-VM test binary" make -s tools
 # 1. The whole suite, the fault-injection sweeps and the stress on the debug kernel.
 step "vm (debug): the in-VM suite + faults + stress64 (about an hour)"
 tv=$(date +%s)
-bash scripts/vm-run.sh --debug --tests base reversi chess kxo kxo_agents othello stress fairness faults stress64 \
+bash scripts/vm-run.sh --debug --tests base reversi chess kxo othello stress fairness faults stress64 \
     --out "$repo/out/vm-debug" > out/vm-debug.log 2>&1; rc=$?
 cat out/vm-debug.log >> "$log"
 if [ -f out/vm-debug/tap.txt ]; then

@@ -29,7 +29,7 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "kxo",
-            name: "the load figures of negamax, mcts and mc rise while they play",
+            name: "the load figures of negamax and mcts rise while they play, mc's is above 0",
             uid: 2321,
             run: loads_rise,
         },
@@ -109,7 +109,7 @@ fn loads_rise(_: u32) -> Outcome {
         report += &format!(" {}: {:?} -> {:?}", k.name(), b, a);
     }
     println!("# loads (1/5/15 min, 2048 = one CPU):{report}");
-    for k in [AgentKind::Negamax, AgentKind::Mcts, AgentKind::MonteCarlo] {
+    for k in [AgentKind::Negamax, AgentKind::Mcts] {
         let i = usize::from(k.id());
         ensure!(
             after[i][0] > before[i][0],
@@ -117,6 +117,12 @@ fn loads_rise(_: u32) -> Outcome {
             k.name()
         );
     }
+    // mc uses about 0.3% of a CPU on a stock kernel (a 1-minute figure of 7 of 2048): after
+    // the earlier tests its average already sits at that level, and `calc_load` keeps it
+    // there while the share stays the same, so it need not rise. It must not be 0: any share
+    // of at least 1/2048 in a 5 s period rounds the average up to at least 1.
+    let mc = usize::from(AgentKind::MonteCarlo.id());
+    ensure!(after[mc][0] > 0, "mc has no load:{report}");
     Ok(())
 }
 

@@ -1,5 +1,5 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `kxo_agents`, `othello`, `stress`, `fairness`; none = all; `stress64` and
+//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all; `stress64` and
 //! `faults` only when named). Runs as root in the guest with the module loaded; every test runs in
 //! a forked child, which switches to its own uid before opening a device (so the tests also
 //! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
