@@ -27,7 +27,7 @@ run "module: kgames.ko for the debug kernel, no warning" build_debug_module
 run "tools: build the in-VM test binary" make -s tools
 
 # 1. The whole suite, the fault-injection sweeps and the stress on the debug kernel.
-step "vm (debug): the in-VM suite + faults + stress64 (about an hour)"
+step "vm (debug): the in-VM suite + faults + stress64 (35 to 60 minutes)"
 tv=$(date +%s)
 bash scripts/vm-run.sh --debug --tests base reversi chess kxo othello stress fairness faults stress64 \
     --out "$repo/out/vm-debug" > out/vm-debug.log 2>&1; rc=$?
