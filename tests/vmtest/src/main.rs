@@ -1,8 +1,9 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all; `stress64` and
-//! `faults` only when named). Runs as root in the guest with the module loaded; every test runs in
-//! a forked child, which switches to its own uid before opening a device (so the tests also
-//! prove non-root access, and no two tests share a user's game), under a 90 s alarm.
+//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all; `stress64`, `faults`,
+//! `faults_trace` and `chess_nnue` only when named). Runs as root in the guest with the module
+//! loaded; every test runs in a forked child, which switches to its own uid before opening a
+//! device (so the tests also prove non-root access, and no two tests share a user's game),
+//! under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
 
 mod chess;
