@@ -8,9 +8,10 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::moves::MoveList;
+use kgames_chess::nnue::{Accumulator, Network};
 use kgames_chess::position::Position;
 use kgames_chess::search::{
-    best_move, History, Ply, SearchContext, SearchResult, TtEntry, MATE_BOUND,
+    best_move, History, Ply, SearchContext, SearchResult, TtEntry, MATE_BOUND, MAX_PLY,
 };
 use kgames_chess::square::Color;
 
@@ -26,6 +27,9 @@ pub struct Settings {
     /// A game is won by the side every search has rated at least this many centipawns up
     /// for [`ADJUDICATE_PLIES`] plies in a row.
     pub adjudicate_cp: i32,
+    /// The evaluation: this network, or the classic one when `None` (data from the network's
+    /// own games is the second generation).
+    pub net: Option<Network<'static>>,
 }
 
 /// Plies in a row of a decisive score before a game is adjudicated.
@@ -36,6 +40,7 @@ pub struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
     history: Box<History>,
+    accs: Vec<Accumulator>,
 }
 
 impl Memory {
@@ -45,6 +50,7 @@ impl Memory {
             tt: vec![TtEntry::EMPTY; entries.max(1)],
             plies: vec![Ply::EMPTY; 64],
             history: Box::new(History::EMPTY),
+            accs: vec![Accumulator::EMPTY; MAX_PLY],
         }
     }
 }
@@ -96,6 +102,9 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
             break;
         }
         let mut ctx = SearchContext::new(&mut mem.tt, &mut mem.plies, &mut mem.history);
+        if let Some(net) = s.net {
+            ctx.set_nnue(net, &mut mem.accs);
+        }
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(s.nodes), &mut clock, &mut never);
         let SearchResult::Move(m) = best_move(&g, &mut ctx, &mut meter) else {

@@ -26,3 +26,25 @@ fn every_program_answers_help_version_and_a_bad_option() {
         &["reference UCI engine", "--depth"],
     );
 }
+
+/// `chess-datagen --net` with a file that is not a network names it and exits 1, before any
+/// game is written.
+#[test]
+fn datagen_refuses_a_file_that_is_not_a_network() {
+    let dir = std::env::temp_dir().join(format!("chess-datagen-net-{}", std::process::id()));
+    let bad = dir.join("bad.bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&bad, b"not a network").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chess-datagen"))
+        .args(["--games", "1", "--nodes", "100", "--net"])
+        .arg(&bad)
+        .arg("--out")
+        .arg(dir.join("out.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bad.bin: not a network"), "{stderr}");
+    assert!(!dir.join("out.txt").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,6 +19,7 @@ fn training_set() -> Vec<Entry> {
         random_plies: 8,
         max_plies: 200,
         adjudicate_cp: 1000,
+        net: None,
     };
     let mut mem = Memory::new(1 << 12);
     let mut out = Vec::new();
@@ -83,4 +84,25 @@ fn float_and_integer_networks_agree() {
         assert_eq!(a.beyond_bound, 0, "{activation:?}: {a:?}");
         eprintln!("{activation:?}: loss {before:.4} -> {after:.4}, {a:?}");
     }
+}
+
+/// `Settings::net` makes the network the games' evaluation: from the same seed, the built-in
+/// network's game scores its positions otherwise than the classic evaluation's game.
+#[test]
+fn self_play_with_the_network_uses_it() {
+    let mut settings = Settings {
+        nodes: 300,
+        random_plies: 8,
+        max_plies: 40,
+        adjudicate_cp: 1000,
+        net: None,
+    };
+    let mut mem = Memory::new(1 << 12);
+    let classic = play_game(&mut Rng::new(7), &settings, &mut mem);
+    settings.net = Network::embedded();
+    assert!(settings.net.is_some());
+    let network = play_game(&mut Rng::new(7), &settings, &mut mem);
+    let scores = |g: &[chess_tune::data::Sample]| g.iter().map(|s| s.score).collect::<Vec<_>>();
+    assert!(!classic.is_empty() && !network.is_empty());
+    assert_ne!(scores(&classic), scores(&network));
 }

@@ -7,11 +7,15 @@
 //! of `--chunk-games` games, `DIR/chunk-NNNNN.txt`, each written whole (a temporary file
 //! renamed) and skipped when it exists, so a run that was stopped continues where it was by
 //! running the same command again.
+//!
+//! `--net FILE` plays the games with that network (chess-nnue's format) as the evaluation
+//! instead of the classic one: the second generation's data, from the network's own games.
 
 use chess_tune::data::Sample;
 use chess_tune::selfplay::{play_game, Memory, Settings};
 use clap::Parser;
 use kgames_chess::common::rng::Rng;
+use kgames_chess::nnue::Network;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,6 +60,9 @@ struct Args {
     /// Games per chunk file (with --dir).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_games: u64,
+    /// Evaluate with this network (chess-nnue's file) instead of the classic evaluation.
+    #[arg(long)]
+    net: Option<PathBuf>,
 }
 
 /// The lines of one game's samples.
@@ -97,6 +104,18 @@ fn fail(path: &Path, e: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
+/// The network at `path`, kept for the whole run.
+fn network(path: &Path) -> Network<'static> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| fail(path, e));
+    match Network::parse(Box::leak(bytes.into_boxed_slice())) {
+        Ok(net) => net,
+        Err(e) => {
+            eprintln!("chess-datagen: {}: not a network ({e:?})", path.display());
+            std::process::exit(1);
+        }
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let settings = Settings {
@@ -104,6 +123,7 @@ fn main() {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         adjudicate_cp: args.adjudicate_cp,
+        net: args.net.as_deref().map(network),
     };
     let start = std::time::Instant::now();
     let written = AtomicU64::new(0);
