@@ -15,15 +15,15 @@
 # right) on the sets in order (the held-out positions are the last set's last ones). Node
 # budgets make the games independent of the machine's speed (the generator runs 2 threads; a
 # chunk's bytes do not depend on them); the trainer is deterministic for its thread count
-# (THREADS, 1 for the shipped network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA
+# (THREADS, 2 for the shipped network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA
 # THREADS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 mode=${1:-}
-SETS=${SETS:-"1000:1000001:28800 3000:1:4600"}
+SETS=${SETS:-"1000:1000001:244700 3000:1:4600"}
 HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
-LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-1}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
 validation=10000 batch=4096
 if [ "$mode" = --smoke ]; then
     SETS="300:1:8" EPOCHS=2 HIDDEN=16 validation=100 batch=256
