@@ -37,6 +37,7 @@ pub mod clock;
 pub mod device;
 pub mod in_process;
 pub mod interrupt;
+pub mod network;
 pub mod status;
 
 use std::io;

@@ -56,11 +56,7 @@ fn network(args: &Args) -> Result<Option<Network<'static>>, String> {
             .map(Some)
             .ok_or_else(|| "the built-in network is invalid".to_string());
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-    Network::parse(bytes)
-        .map(Some)
-        .map_err(|e| format!("{}: not a network ({e:?})", path.display()))
+    kgames_client::network::load_network(path).map(Some)
 }
 
 /// The default `Hash` in MiB.

@@ -15,7 +15,7 @@ use chess_tune::data::Sample;
 use chess_tune::selfplay::{play_game, Memory, Settings};
 use clap::Parser;
 use kgames_chess::common::rng::Rng;
-use kgames_chess::nnue::Network;
+use kgames_client::network::load_network;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -104,18 +104,6 @@ fn fail(path: &Path, e: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
-/// The network at `path`, kept for the whole run.
-fn network(path: &Path) -> Network<'static> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| fail(path, e));
-    match Network::parse(Box::leak(bytes.into_boxed_slice())) {
-        Ok(net) => net,
-        Err(e) => {
-            eprintln!("chess-datagen: {}: not a network ({e:?})", path.display());
-            std::process::exit(1);
-        }
-    }
-}
-
 fn main() {
     let args = Args::parse();
     let settings = Settings {
@@ -123,7 +111,12 @@ fn main() {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         adjudicate_cp: args.adjudicate_cp,
-        net: args.net.as_deref().map(network),
+        net: args.net.as_deref().map(|path| {
+            load_network(path).unwrap_or_else(|e| {
+                eprintln!("chess-datagen: {e}");
+                std::process::exit(1);
+            })
+        }),
     };
     let start = std::time::Instant::now();
     let written = AtomicU64::new(0);
