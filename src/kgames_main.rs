@@ -57,8 +57,8 @@ module! {
             description: "Longest CPU move of /dev/reversi and /dev/chess in ms, whatever the budget (100-600000; else EINVAL)",
         },
         chess_eval: u32 {
-            default: 0,
-            description: "Evaluation of /dev/chess's CPU: 0 the classic one, 1 the built-in network (0-1)",
+            default: 1,
+            description: "Evaluation of /dev/chess's CPU: 1 the built-in network, 0 the classic one (0-1)",
         },
         kxo_games: u32 {
             default: 9,

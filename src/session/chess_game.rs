@@ -97,10 +97,10 @@ const HELP: &str = "\
 /// The evaluation the CPU's searches use (the module parameter `chess_eval`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The tuned hand-written evaluation (the default).
-    #[default]
+    /// The tuned hand-written evaluation.
     Classic,
-    /// The built-in network (src/chess/nnue.rs).
+    /// The built-in network (src/chess/nnue.rs), the default.
+    #[default]
     Network,
 }
 

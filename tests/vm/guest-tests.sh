@@ -220,21 +220,22 @@ capped() {
 }
 check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
 
-# chess_eval: 2 is refused; 1 makes /dev/chess search with the built-in network (the moves of
-# kgames-uci --host --eval nnue at equal node budgets, suite chess_nnue of the test binary).
+# chess_eval: 2 is refused; 0 makes /dev/chess search with the classic evaluation (the moves
+# of kgames-uci --host --eval classic at equal node budgets, suite chess_classic of the test
+# binary); the default, 1, is the built-in network (suite chess).
 check "module: chess_eval=2 fails insmod with EINVAL" bash -c "insmod '$ko' chess_eval=2 2>&1 | grep -qi 'invalid'"
 t0=$(date +%s%N)
-if insmod "$ko" chess_eval=1; then
-    emit "# insmod chess_eval=1 took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+if insmod "$ko" chess_eval=0; then
+    emit "# insmod chess_eval=0 took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
     nodes_ready
-    relay < <(timeout 300 "$bin" chess_nnue 2>&1)
+    relay < <(timeout 300 "$bin" chess_classic 2>&1)
     rmmod kgames
 else
-    notok "module: loads with chess_eval=1"
+    notok "module: loads with chess_eval=0"
 fi
 t0=$(date +%s%N)
 insmod "$ko"
-emit "# insmod (chess_eval=0) took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+emit "# insmod (chess_eval=1, the default) took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 nodes_ready
 
 # The search's reschedule point is reached: __cond_resched, traced with the function tracer

@@ -45,10 +45,10 @@ pub fn tests() -> Vec<Test> {
             run: crate::uci::whole_game,
         },
         Test {
-            suite: "chess_nnue",
-            name: "with chess_eval=1 /dev/chess plays the network's moves (kgames-uci --host --eval nnue), not the classic ones",
+            suite: "chess_classic",
+            name: "with chess_eval=0 /dev/chess plays the classic evaluation's moves (kgames-uci --host --eval classic), not the network's",
             uid: 2208,
-            run: crate::uci::whole_game_nnue,
+            run: crate::uci::whole_game_classic,
         },
         Test {
             suite: "chess",

@@ -1,6 +1,6 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
 //! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all; `stress64`, `faults`,
-//! `faults_trace` and `chess_nnue` only when named). Runs as root in the guest with the module
+//! `faults_trace` and `chess_classic` only when named). Runs as root in the guest with the module
 //! loaded; every test runs in a forked child, which switches to its own uid before opening a
 //! device (so the tests also prove non-root access, and no two tests share a user's game),
 //! under a 90 s alarm.
@@ -138,9 +138,9 @@ fn main() {
     tests.extend(stress64::tests());
     tests.extend(faults::tests());
     // Suites that run only when named: minutes long (`make stress`), for the debug kernel
-    // only (`make check-debug`), or with other module parameters (chess_nnue: chess_eval=1,
-    // loaded so by guest-tests.sh).
-    const ON_REQUEST: [&str; 4] = ["stress64", "faults", "faults_trace", "chess_nnue"];
+    // only (`make check-debug`), or with other module parameters (chess_classic:
+    // chess_eval=0, loaded so by guest-tests.sh).
+    const ON_REQUEST: [&str; 4] = ["stress64", "faults", "faults_trace", "chess_classic"];
     tests.retain(|t| {
         if wanted.is_empty() {
             !ON_REQUEST.contains(&t.suite)

@@ -29,10 +29,11 @@ struct Args {
     /// `ucinewgame`). Off by default, like the kernel, which clears it at every search.
     #[arg(long)]
     keep_table: bool,
-    /// The evaluation (host mode): the classic one or the network.
-    #[arg(long, value_enum, default_value_t = Eval::Classic, requires = "host")]
+    /// The evaluation (host mode): the network (the default, as /dev/chess's) or the classic one.
+    #[arg(long, value_enum, default_value_t = Eval::Nnue, requires = "host")]
     eval: Eval,
-    /// A network file (chess-nnue's format) for --eval nnue instead of the built-in one.
+    /// A network file (chess-nnue's format) instead of the built-in network (not with --eval
+    /// classic).
     #[arg(long, requires = "host")]
     net: Option<std::path::PathBuf>,
 }
@@ -46,10 +47,16 @@ enum Eval {
     Nnue,
 }
 
-/// The network `args` ask for, or a message.
+/// The network `args` ask for, or a message (a `--net` that would go unused is one).
 fn network(args: &Args) -> Result<Option<Network<'static>>, String> {
     if args.eval == Eval::Classic {
-        return Ok(None);
+        return match &args.net {
+            Some(path) => Err(format!(
+                "--net {}: the classic evaluation uses no network",
+                path.display()
+            )),
+            None => Ok(None),
+        };
     }
     let Some(path) = &args.net else {
         return Network::embedded()
