@@ -182,14 +182,15 @@ impl Session {
 
 fn main() {
     let args = Args::parse();
-    let net = match network(&args) {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("kgames-uci: {e}");
-            std::process::exit(1);
-        }
-    };
     let engine: Box<dyn Engine> = if args.host {
+        // Device mode has no use for a network: the module's chess_eval chooses.
+        let net = match network(&args) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("kgames-uci: {e}");
+                std::process::exit(1);
+            }
+        };
         Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table, net))
     } else {
         match device::Device::open(&args.device) {
