@@ -77,10 +77,12 @@ pub(crate) fn take_line<'b>(
     Ok(dst)
 }
 
-/// Copies the unread part of a file's reply and advances its cursor; 0 at the end (EOF).
+/// Copies the unread part of a file's reply and advances its cursor; 0 at the end (EOF) and
+/// for a zero-length read.
 pub(crate) fn give_reply(reply: &mut FileReply, iov: &mut IovIterDest<'_>) -> Result<usize> {
     let rest = reply.unread();
-    if rest.is_empty() {
+    // A zero-length read returns 0 and leaves the reply unread (read(2) with count 0).
+    if rest.is_empty() || iov.is_empty() {
         return Ok(0);
     }
     let n = iov.copy_to_iter(rest);
@@ -118,7 +120,8 @@ impl<G: Game> Cell<G> {
                 }),
                 idle <- new_condvar!(),
             }),
-            GFP_KERNEL,
+            // A game is made by a user's write: charged to that user's memory cgroup.
+            GFP_KERNEL_ACCOUNT,
         )
     }
 }
@@ -454,39 +457,83 @@ where
     }
 
     /// Runs one command (at most `LINE_MAX` bytes, or `LINE_MAX + 1` for an over-long write).
+    ///
+    /// No lock is held while this waits: a command that must wait for another file's CPU move
+    /// (or for this file's own, from another thread) releases the file's lock first and waits
+    /// on the cell's `idle` with only the cell's lock, which the wait gives up while asleep.
+    /// The move that makes the game idle takes the file's lock to deliver its reply, so holding
+    /// it here would deadlock two writers of one file.
+    ///
+    /// Stack: the command runs in [`Self::begin`] and the result is applied in [`Self::end`],
+    /// neither inlined, so their frames (which hold the game while the session works on it)
+    /// are gone while the search runs; the game's copy for the search is boxed. What stays on
+    /// the stack during a search is this frame and the engine's own.
     pub(crate) fn command(&self, raw: &[u8]) -> Result {
-        let mut inner = self.inner.lock();
-        let (cell, mut env) = Self::cell(&mut inner, true)?;
-        if let Some(device) = G::device() {
-            G::status_extra(&device, &mut env.extra);
-        }
-        let cell = cell.ok_or(ENOSPC)?;
-        let copy = {
-            let mut st = cell.state.lock();
-            while st.session.is_busy() && !Session::<G>::answers_while_busy(raw) {
-                if cell.idle.wait_interruptible(&mut st) {
-                    return Err(ERESTARTSYS);
-                }
-            }
-            let action = st.session.execute(raw, &env, inner.reply.out());
-            match action {
-                Action::Done => {
-                    st.last.copy_from(inner.reply.out());
-                    inner.reply.commit();
-                    return Ok(());
-                }
-                Action::Think(copy) => (copy, st.session.budget()),
-            }
+        let Some((cell, copy, budget, uid)) = self.begin(raw)? else {
+            return Ok(());
         };
-        let (copy, budget) = copy;
-        let uid = inner.owner.uid;
-        drop(inner);
-
         // The search: in this task, no lock held, bounded by the budget and signals.
         let thought = Self::think(&copy, uid, budget, &self.stop_search);
         // A stop request is used up by the search it ended.
         self.stop_search.store(false, Ordering::Relaxed);
+        drop(copy);
+        self.end(&cell, thought)
+    }
 
+    /// Runs the command under the file's and the cell's locks (waiting, with neither held,
+    /// while the game is busy): `None` when it is answered, or the game's copy to search with
+    /// its budget and the searching uid, the session marked busy.
+    #[inline(never)]
+    #[allow(clippy::type_complexity)]
+    fn begin(&self, raw: &[u8]) -> Result<Option<(Arc<Cell<G>>, KBox<G>, Budget, u32)>> {
+        loop {
+            let mut inner = self.inner.lock();
+            let (cell, mut env) = Self::cell(&mut inner, true)?;
+            if let Some(device) = G::device() {
+                G::status_extra(&device, &mut env.extra);
+            }
+            let cell = cell.ok_or(ENOSPC)?;
+            let mut st = cell.state.lock();
+            if st.session.is_busy() && !Session::<G>::answers_while_busy(raw) {
+                drop(inner);
+                let interrupted = cell.idle.wait_interruptible(&mut st);
+                drop(st);
+                if interrupted {
+                    return Err(ERESTARTSYS);
+                }
+                // The file may have changed games meanwhile (`KGAMES_IOC_PRIVATE`): look again.
+                continue;
+            }
+            match st.session.execute(raw, &env, inner.reply.out()) {
+                Action::Done => {
+                    st.last.copy_from(inner.reply.out());
+                    inner.reply.commit();
+                    return Ok(None);
+                }
+                Action::Think(copy) => {
+                    // Charged to the caller; without memory the move is not started (the
+                    // session is idle again, as before the command: no waiter can be queued
+                    // while this holds the cell's lock).
+                    let copy = match KBox::new(copy, GFP_KERNEL_ACCOUNT) {
+                        Ok(copy) => copy,
+                        Err(_) => {
+                            st.session.cancel();
+                            return Err(ENOMEM);
+                        }
+                    };
+                    let budget = st.session.budget();
+                    let uid = inner.owner.uid;
+                    drop(st);
+                    return Ok(Some((cell, copy, budget, uid)));
+                }
+            }
+        }
+    }
+
+    /// Applies a search's result to the game under the file's and the cell's locks, and wakes
+    /// the commands waiting for the game to go idle.
+    #[inline(never)]
+    fn end(&self, cell: &Cell<G>, thought: Result<Thought<G::Move>>) -> Result {
         let mut inner = self.inner.lock();
         let mut st = cell.state.lock();
         let result = match thought {
@@ -577,7 +624,8 @@ where
             return Err(EAGAIN);
         }
         let uid = file.cred().euid().into_raw().val;
-        KBox::try_pin_init(Self::new_file(uid), GFP_KERNEL)
+        // Charged to the opener's memory cgroup, as the VFS charges the `struct file`.
+        KBox::try_pin_init(Self::new_file(uid), GFP_KERNEL_ACCOUNT)
     }
 
     fn write_iter(kiocb: Kiocb<'_, Self::Ptr>, iov: &mut IovIterSource<'_>) -> Result<usize> {

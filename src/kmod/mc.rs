@@ -156,7 +156,8 @@ pub(crate) fn choose(
             }),
             done <- new_condvar!(),
         }),
-        GFP_KERNEL,
+        // Made by a player's write: charged to the player's memory cgroup.
+        GFP_KERNEL_ACCOUNT,
     ) {
         Ok(r) => r,
         // No memory for the parallel run: play the lowest free tile (always legal).
@@ -171,7 +172,7 @@ pub(crate) fn choose(
                 tiles,
                 work <- new_work!("kxo::McJob::work"),
             }),
-            GFP_KERNEL,
+            GFP_KERNEL_ACCOUNT,
         );
         let queued = match job {
             Ok(job) => queue.queue().enqueue(job).is_ok(),
