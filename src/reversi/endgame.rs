@@ -54,30 +54,56 @@ pub(crate) fn odd_regions(empty: Bitboard) -> Bitboard {
 impl Searcher<'_, '_, '_> {
     /// The exact score of `me` to move within `alpha..beta` (fail-soft). `passed` tells that
     /// the previous ply was a pass. Returns 0 once stopped (see [`Searcher::stopped`]).
+    ///
+    /// A pass is taken in this frame, not by a recursive call (as in [`Searcher::pvs`]), so
+    /// the recursion is at most one frame per empty square above the small solver's.
     pub(crate) fn solve(
         &mut self,
-        me: Bitboard,
-        opp: Bitboard,
+        mut me: Bitboard,
+        mut opp: Bitboard,
         mut alpha: i32,
         mut beta: i32,
-        passed: bool,
+        mut passed: bool,
     ) -> i32 {
         let empty = !(me | opp);
         let n = empty.count_ones();
         if n <= SMALL_EMPTIES {
             return self.solve_small(me, opp, alpha, beta, passed);
         }
-        if self.tick() {
-            return 0;
-        }
-        let moves = bitboard::moves(me, opp);
-        if moves == 0 {
-            if passed || bitboard::moves(opp, me) == 0 {
-                return final_score(me, opp);
+        let mut negate = false;
+        loop {
+            if self.tick() {
+                return 0;
             }
-            let v = self.solve(opp, me, beta.wrapping_neg(), alpha.wrapping_neg(), true);
-            return v.wrapping_neg();
+            let moves = bitboard::moves(me, opp);
+            let v = if moves != 0 {
+                self.solve_moves(me, opp, moves, n, alpha, beta)
+            } else if passed || bitboard::moves(opp, me) == 0 {
+                final_score(me, opp)
+            } else {
+                (me, opp) = (opp, me);
+                (alpha, beta) = (beta.wrapping_neg(), alpha.wrapping_neg());
+                passed = true;
+                negate = !negate;
+                continue;
+            };
+            return if negate { v.wrapping_neg() } else { v };
         }
+    }
+
+    /// [`Searcher::solve`] at a node with `n` empties (more than the small solver's) where the
+    /// side to move has `moves` (not 0).
+    #[inline(always)]
+    fn solve_moves(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        moves: Bitboard,
+        n: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        let empty = !(me | opp);
 
         // Stability cutoff: the opponent's stable discs cap our final score.
         if alpha >= STABILITY_MIN_ALPHA {

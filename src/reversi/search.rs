@@ -283,29 +283,56 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
     }
 
     /// Negascout to `depth` plies (passes do not count), fail-soft.
+    ///
+    /// A pass is the same search with the sides swapped and the window negated: it is taken
+    /// in this frame (at most once in a row), not by a recursive call, so the recursion is at
+    /// most `depth` frames deep however many passes a position forces (a position set with
+    /// `10` can force one every other ply). Nodes are counted as if it were a call.
     fn pvs(
         &mut self,
-        me: Bitboard,
-        opp: Bitboard,
+        mut me: Bitboard,
+        mut opp: Bitboard,
         depth: u8,
         mut alpha: i32,
         mut beta: i32,
-        passed: bool,
+        mut passed: bool,
     ) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        if depth == 0 {
-            return self.eval.evaluate(me, opp);
-        }
-        let moves = bitboard::moves(me, opp);
-        if moves == 0 {
-            if passed || bitboard::moves(opp, me) == 0 {
-                return terminal(me, opp);
+        let mut negate = false;
+        loop {
+            if self.tick() {
+                return 0;
             }
-            return -self.pvs(opp, me, depth, -beta, -alpha, true);
+            let v = if depth == 0 {
+                self.eval.evaluate(me, opp)
+            } else {
+                let moves = bitboard::moves(me, opp);
+                if moves != 0 {
+                    self.pvs_moves(me, opp, moves, depth, alpha, beta)
+                } else if passed || bitboard::moves(opp, me) == 0 {
+                    terminal(me, opp)
+                } else {
+                    (me, opp) = (opp, me);
+                    (alpha, beta) = (-beta, -alpha);
+                    passed = true;
+                    negate = !negate;
+                    continue;
+                }
+            };
+            return if negate { -v } else { v };
         }
+    }
 
+    /// [`Searcher::pvs`] at a node where the side to move has `moves` (not 0) and `depth > 0`.
+    #[inline(always)]
+    fn pvs_moves(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        moves: Bitboard,
+        depth: u8,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         let key = tt::hash(me, opp);
         let mut tt_move = NO_MOVE;
         if let Some(h) = self.tt.probe(key, false) {
