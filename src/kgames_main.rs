@@ -64,6 +64,10 @@ module! {
             default: 9,
             description: "Concurrent AI-vs-AI games of /dev/kxo (1-32; else the load fails with EINVAL)",
         },
+        kxo_ring: u32 {
+            default: 1024,
+            description: "Records the /dev/kxo ring holds for all watchers (64-65536; 48 bytes each)",
+        },
         kxo_period_ms: u32 {
             default: 100,
             description: "Period of the kxo timer in ms: one move per game per tick",
@@ -103,6 +107,10 @@ module! {
         test_fail_init: u32 {
             default: 0,
             description: "Test only: 1 fails the load after every allocation (proves the error path frees them) (0-1)",
+        },
+        test_open_delay_ms: u32 {
+            default: 0,
+            description: "Test only: ms between registering /dev/kxo and giving it the module's file operations, the window a racing open falls in (0-10000)",
         },
         test_report: u32 {
             default: 0,

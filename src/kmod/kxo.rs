@@ -7,9 +7,13 @@
 //! one; EAGAIN with O_NONBLOCK; a signal interrupts a blocking wait). A watcher registers at
 //! its first read or poll and receives one record per game (a snapshot) first; a watcher that
 //! becomes a player leaves the hub. Every file answers `poll`: a watcher is readable exactly
-//! when its queue holds a record, a player file is always writable and readable when a reply
+//! when it has a record to read, a player file is always writable and readable when a reply
 //! is pending. The machine itself is `kxo_runtime.rs`; the records' destination is
 //! `kxo_hub.rs`.
+//!
+//! A watcher's whole state is its [`Cursor`] in the hub's one record ring, kept in its file (a
+//! few bytes); the N x N game of a player file is allocated when the file becomes a player.
+//! No lock of the file is held while a read waits for records or a command for its game.
 
 use kernel::{
     bindings,
@@ -29,9 +33,8 @@ use core::mem::size_of;
 
 use super::game_device::{take_line, GameFile};
 use super::kxo_hub::{Hub, READ_BATCH};
-use super::pollable::{
-    self, Pollable, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM,
-};
+use super::pollable::{self, Pollable, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
+use crate::kxo::ring::Cursor;
 use crate::session::{command::LINE_MAX, nxn_game::Nxn};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,
@@ -61,14 +64,14 @@ kernel::sync::global_lock! {
 /// What an open file of `/dev/kxo` is. `Fresh -> Watcher` at the first read or poll;
 /// `Fresh | Watcher -> Player` at the first write or `KGAMES_IOC_PRIVATE` (leaving the hub);
 /// `Player` is final.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
     /// Opened, neither read, polled nor written.
     Fresh,
-    /// Reads records; the id of its queue in the hub.
-    Watcher(u64),
-    /// Plays the N x N human game: reads text replies.
-    Player,
+    /// Reads records: where it is in the hub's ring.
+    Watcher(Cursor),
+    /// Plays the N x N human game (allocated when the file became a player): reads text
+    /// replies. An `Arc`, so a command runs with the file's lock released.
+    Player(Arc<GameFile<Nxn>>),
 }
 
 /// Per-file state.
@@ -81,7 +84,8 @@ struct KxoInner {
 #[pin_data(PinnedDrop)]
 pub(crate) struct KxoFile {
     hub: Arc<Hub>,
-    game: Pin<KBox<GameFile<Nxn>>>,
+    /// The opener's effective uid (the owner of its N x N game, once it plays).
+    uid: u32,
     #[pin]
     inner: Mutex<KxoInner>,
 }
@@ -114,26 +118,68 @@ fn may_control() -> Result {
 }
 
 impl KxoFile {
-    /// The one transition into [`Role::Player`]: a watcher leaves the hub first, so the games
-    /// no longer run for it and `KXO_IOC_STATE` no longer counts it.
-    fn become_player(&self) {
+    /// The one transition into [`Role::Player`] (`ENOMEM` if its game cannot be allocated;
+    /// the file is unchanged then): a watcher leaves the hub, so the games no longer run for
+    /// it and `KXO_IOC_STATE` no longer counts it. Returns the file's game.
+    fn become_player(&self) -> Result<Arc<GameFile<Nxn>>> {
         let mut inner = self.inner.lock();
-        if let Role::Watcher(id) = inner.role {
-            self.hub.unregister(id);
+        if let Role::Player(game) = &inner.role {
+            return Ok(game.clone());
         }
-        inner.role = Role::Player;
+        // Charged to the caller's memory cgroup: a user's write makes it.
+        let game = Arc::pin_init(GameFile::<Nxn>::new_file(self.uid), GFP_KERNEL_ACCOUNT)?;
+        if let Role::Watcher(_) = inner.role {
+            self.hub.unregister();
+        }
+        inner.role = Role::Player(game.clone());
+        drop(inner);
+        // A poll that found this file a watcher waits on the records' queue: let it look again
+        // (once in the file's life).
+        self.hub.wake_records();
+        Ok(game)
     }
 
-    /// The file's watcher id, registering it with the hub if it is fresh; `None` for a
-    /// player file.
-    fn watcher_id(inner: &mut KxoInner, hub: &Hub) -> Result<Option<u64>> {
-        match inner.role {
-            Role::Player => Ok(None),
-            Role::Watcher(id) => Ok(Some(id)),
+    /// The file's game if it is a player file; else its cursor, registering it with the hub
+    /// if it is fresh.
+    fn role_now(inner: &mut KxoInner, hub: &Hub) -> Result<Arc<GameFile<Nxn>>, Cursor> {
+        match &inner.role {
+            Role::Player(game) => Ok(game.clone()),
+            Role::Watcher(cur) => Err(*cur),
             Role::Fresh => {
-                let id = hub.register()?;
-                inner.role = Role::Watcher(id);
-                Ok(Some(id))
+                let cur = hub.register();
+                inner.role = Role::Watcher(cur);
+                Err(cur)
+            }
+        }
+    }
+
+    /// A watcher's read: up to `max` records into `out`, waiting for them unless `nonblock`.
+    /// The file's lock is held only while the cursor moves, never while waiting.
+    fn read_records(
+        &self,
+        max: usize,
+        nonblock: bool,
+        out: &mut [Record; READ_BATCH],
+    ) -> Result<usize> {
+        loop {
+            let mut inner = self.inner.lock();
+            let cur = match &mut inner.role {
+                Role::Watcher(cur) => cur,
+                // Became a player meanwhile (another thread wrote): it reads replies now.
+                _ => return Err(EINVAL),
+            };
+            let n = self.hub.read(cur, max, out);
+            if n > 0 {
+                return Ok(n);
+            }
+            if nonblock {
+                return Err(EAGAIN);
+            }
+            let seen = *cur;
+            drop(inner);
+            self.hub.wait_records(&seen)?;
+            if self.hub.unloading() {
+                return Err(ENODEV);
             }
         }
     }
@@ -149,14 +195,14 @@ impl MiscDevice for KxoFile {
         }
         let hub = KXO_HUB.lock().clone().ok_or(ENODEV)?;
         let uid = file.cred().euid().into_raw().val;
-        let game = KBox::try_pin_init(GameFile::<Nxn>::new_file(uid), GFP_KERNEL)?;
+        // Charged to the opener's memory cgroup, as the VFS charges the `struct file`.
         KBox::try_pin_init(
             try_pin_init!(Self {
                 hub,
-                game,
+                uid,
                 inner <- new_mutex!(KxoInner { role: Role::Fresh }),
             }),
-            GFP_KERNEL,
+            GFP_KERNEL_ACCOUNT,
         )
     }
 
@@ -168,10 +214,10 @@ impl MiscDevice for KxoFile {
         let mut buf = [0u8; LINE_MAX + 1];
         let raw = take_line(iov, &mut buf)?;
         let me = kiocb.file();
-        me.become_player();
-        let done = me.game.command(raw);
+        let game = me.become_player()?;
+        let done = game.command(raw);
         // A poll of this file in another thread waits for the reply.
-        me.hub.wake();
+        me.hub.reply_ready();
         done?;
         Ok(len)
     }
@@ -184,20 +230,20 @@ impl MiscDevice for KxoFile {
         let nonblock = file.flags() & bindings::O_NONBLOCK != 0;
         let me = kiocb.file();
         let mut inner = me.inner.lock();
-        if inner.role == Role::Player {
+        if let Role::Player(game) = &inner.role {
+            let game = game.clone();
             drop(inner);
-            return me.game.read_reply(iov);
+            return game.read_reply(iov);
         }
+        // A buffer too small for one record does not register the file.
         let max = iov.len() / Record::SIZE;
         if max == 0 {
             return Err(EINVAL);
         }
-        let Some(id) = Self::watcher_id(&mut inner, &me.hub)? else {
-            return Err(EINVAL);
-        };
+        let _ = Self::role_now(&mut inner, &me.hub);
         drop(inner);
         let mut recs = [Record::default(); READ_BATCH];
-        let n = me.hub.take(id, max, nonblock, &mut recs)?;
+        let n = me.read_records(max, nonblock, &mut recs)?;
         let mut done = 0;
         for r in recs.iter().take(n) {
             let bytes = r.to_bytes();
@@ -216,8 +262,7 @@ impl MiscDevice for KxoFile {
             KXO_IOC_STATE => copy_out(arg, &hub.machine_state())?,
             KGAMES_IOC_PRIVATE => {
                 // A private N x N game: the file becomes a player file (it reads replies).
-                me.become_player();
-                me.game.make_private();
+                me.become_player()?.make_private();
             }
             KXO_IOC_PAUSE => may_control().map(|()| hub.pause())?,
             KXO_IOC_RESUME => may_control().map(|()| hub.resume())?,
@@ -240,43 +285,48 @@ impl MiscDevice for KxoFile {
 #[pinned_drop]
 impl PinnedDrop for KxoFile {
     fn drop(self: Pin<&mut Self>) {
-        if let Role::Watcher(id) = self.inner.lock().role {
-            self.hub.unregister(id);
+        if let Role::Watcher(_) = self.inner.lock().role {
+            self.hub.unregister();
         }
     }
 }
 
 impl Pollable for KxoFile {
     /// A watcher (a fresh file becomes one, as at its first read): `EPOLLIN | EPOLLRDNORM`
-    /// exactly when its queue holds a record. A player file: always writable, readable when a
+    /// exactly when it has a record to read. A player file: always writable, readable when a
     /// reply is pending. `EPOLLHUP` once the module is unloading (it cannot be while a file is
-    /// open; kept for completeness); `EPOLLERR` if the watcher cannot be registered (no memory).
+    /// open; kept for completeness). A watcher registers on the records' queue and a player
+    /// file on the replies' queue, before it reads the state it reports, so what happens after
+    /// the check wakes it.
     fn poll(me: Pin<&KxoFile>, file: &File, table: PollTable<'_>) -> u32 {
-        // Registered before the state is read, so a record published after the check wakes us.
-        me.hub.poll_wait(file, &table);
+        let mut inner = me.inner.lock();
+        let player = matches!(inner.role, Role::Player(_));
+        if player {
+            me.hub.poll_replies(file, &table);
+        } else {
+            me.hub.poll_records(file, &table);
+        }
         if me.hub.unloading() {
             return EPOLLHUP;
         }
-        let mut inner = me.inner.lock();
-        match KxoFile::watcher_id(&mut inner, &me.hub) {
-            Ok(Some(id)) => {
+        match KxoFile::role_now(&mut inner, &me.hub) {
+            Err(cur) => {
                 drop(inner);
-                if me.hub.has_records(id) {
+                if me.hub.has_records(&cur) {
                     EPOLLIN | EPOLLRDNORM
                 } else {
                     0
                 }
             }
-            Ok(None) => {
+            Ok(game) => {
                 drop(inner);
                 let ready = EPOLLOUT | EPOLLWRNORM;
-                if me.game.reply_pending() {
+                if game.reply_pending() {
                     ready | EPOLLIN | EPOLLRDNORM
                 } else {
                     ready
                 }
             }
-            Err(_) => EPOLLERR,
         }
     }
 }

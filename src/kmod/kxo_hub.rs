@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The `/dev/kxo` hub: where the games' records go (every watcher's bounded queue, a
-//! [`Ring`] over a preallocated buffer), the control state (paused, stopped, restart
-//! generation), the per-agent load figures, and the TD agent's shared value table.
+//! The `/dev/kxo` hub: where the games' records go (one [`RecordRing`] that every watcher
+//! reads with its own [`Cursor`], kept in its file), the control state (paused, stopped,
+//! restart generation), the per-agent load figures, and the TD agent's shared value table.
+//!
+//! A watcher costs the hub nothing but a count: publishing, reading, registering and leaving
+//! are O(1) (reading O(records read)), whatever the number of watchers, and the records are
+//! copied once, into the ring.
 
 use core::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicUsize, Ordering};
 
@@ -22,7 +26,7 @@ use crate::common::rng::Rng;
 use crate::kxo::arena::{drawn_agents, TdHost};
 use crate::kxo::board::{Board4, Side};
 use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
-use crate::kxo::ring::Ring;
+use crate::kxo::ring::{Cursor, RecordRing};
 use crate::kxo::td::{TdEntry, TdTable};
 use crate::session::state::StatusExtra;
 use crate::uapi::agent::AgentKind;
@@ -31,52 +35,34 @@ use crate::uapi::pairing::{KxoPairing, ALL_SLOTS, RANDOM};
 use crate::uapi::record::Record;
 use crate::uapi::state::{KxoState, MAX_GAMES};
 
-/// Records queued per watcher; a slower watcher loses the oldest.
-pub(crate) const QUEUE_LEN: usize = 256;
 /// Most records returned by one `read`.
 pub(crate) const READ_BATCH: usize = 16;
 
-/// One watcher: its id, its ring and the ring's buffer.
-///
-/// Invariant: `buf.len() == QUEUE_LEN` (allocated at registration, never resized).
-struct Watcher {
-    id: u64,
-    ring: Ring,
-    buf: KVec<Record>,
-}
-
 /// What the hub's mutex protects.
 pub(crate) struct HubState {
-    watchers: KVec<Watcher>,
+    /// Every published record, once (`kxo_ring` records; allocated at load).
+    ring: RecordRing<KVVec<Record>>,
     /// The latest record of every game (for snapshots).
     latest: KVec<Record>,
     seq: u64,
     paused: bool,
-    next_id: u64,
     loads: AgentLoads,
     last_sample: Instant<Monotonic>,
 }
 
-impl HubState {
-    /// Queues a snapshot (every game's latest record, flagged) to `w`.
-    fn snapshot_to(w: &mut Watcher, latest: &[Record]) {
-        for r in latest {
-            let mut r = *r;
-            r.flags |= Record::FLAG_SNAPSHOT;
-            w.ring.push(&mut w.buf, r);
-        }
-    }
-}
-
-/// Where records go: the watchers' queues, and the control state.
+/// Where records go: the record ring, and the control state.
 #[pin_data]
 pub(crate) struct Hub {
     #[pin]
     state: Mutex<HubState>,
-    /// Woken when records are queued, at unload, and after a player file's command (its
-    /// reply is ready): blocking reads wait on it, `poll` registers on it.
+    /// Woken when a record is published (every watcher can read it) and at unload: blocking
+    /// watcher reads wait on it, watchers' `poll` registers on it.
     #[pin]
-    readable: PollCondVar,
+    records: PollCondVar,
+    /// Woken after a player file's command (its reply is ready) and at unload: player files'
+    /// `poll` registers on it, so a reply wakes no watcher.
+    #[pin]
+    replies: PollCondVar,
     /// The TD agent's value table, shared by every game (learning from all of them).
     #[pin]
     td: Mutex<TdTable<KVVec<TdEntry>>>,
@@ -106,6 +92,8 @@ pub(crate) struct Hub {
 /// The hub's parameters.
 pub(crate) struct HubConfig {
     pub(crate) latest: KVec<Record>,
+    /// Records the ring holds (`kxo_ring`).
+    pub(crate) ring: usize,
     pub(crate) td_entries: usize,
     pub(crate) always: bool,
     pub(crate) period_ms: u32,
@@ -120,19 +108,20 @@ impl Hub {
         for _ in 0..cfg.td_entries {
             entries.push(TdEntry::EMPTY, GFP_KERNEL)?;
         }
+        let ring = KVVec::from_elem(Record::default(), cfg.ring, GFP_KERNEL)?;
         let mc_queue = OwnedQueue::new(c"kgames_mc", 10)?;
         let td_queue = OwnedQueue::new_highpri(c"kgames_td", 1)?;
         Ok(try_pin_init!(Hub {
             state <- kernel::new_mutex!(HubState {
-                watchers: KVec::new(),
+                ring: RecordRing::new(ring),
                 latest: cfg.latest,
                 seq: 0,
                 paused: false,
-                next_id: 1,
                 loads: AgentLoads::ZERO,
                 last_sample: Instant::now(),
             }),
-            readable <- new_poll_condvar!(),
+            records <- new_poll_condvar!(),
+            replies <- new_poll_condvar!(),
             td <- kernel::new_mutex!(TdTable::new(entries)),
             td_ready: AtomicBool::new(false),
             unloading: AtomicBool::new(false),
@@ -172,7 +161,8 @@ impl Hub {
     /// Marks the hub as unloading and wakes every reader.
     pub(crate) fn shut_down(&self) {
         self.unloading.store(true, Ordering::Relaxed);
-        self.readable.notify_all();
+        self.records.notify_all();
+        self.replies.notify_all();
     }
 
     /// The restart generation.
@@ -185,8 +175,8 @@ impl Hub {
         drawn_agents(self.td_ready.load(Ordering::Acquire))
     }
 
-    /// Publishes a record: numbers it, keeps it as its game's latest, and queues it to every
-    /// watcher unless paused.
+    /// Publishes a record: numbers it, keeps it as its game's latest, and puts it in the ring
+    /// unless paused. O(1) whatever the number of watchers.
     pub(crate) fn publish(&self, mut r: Record) {
         let mut st = self.state.lock();
         st.seq = st.seq.wrapping_add(1);
@@ -194,13 +184,14 @@ impl Hub {
         if let Some(l) = st.latest.get_mut(usize::from(r.game)) {
             *l = r;
         }
-        if !st.paused {
-            for w in st.watchers.iter_mut() {
-                w.ring.push(&mut w.buf, r);
-            }
+        let paused = st.paused;
+        if !paused {
+            st.ring.push(r);
         }
         drop(st);
-        self.readable.notify_all();
+        if !paused {
+            self.records.notify_all();
+        }
     }
 
     /// Adds `ns` of CPU time to `kind`'s load, sampling every 5 s.
@@ -215,85 +206,66 @@ impl Hub {
         }
     }
 
-    /// Registers a watcher (its queue starts with a snapshot); returns its id.
-    pub(crate) fn register(&self) -> Result<u64> {
-        let mut buf = KVec::with_capacity(QUEUE_LEN, GFP_KERNEL)?;
-        for _ in 0..QUEUE_LEN {
-            buf.push(Record::default(), GFP_KERNEL)?;
-        }
-        let mut st = self.state.lock();
-        st.watchers.reserve(1, GFP_KERNEL)?;
-        let id = st.next_id;
-        st.next_id = st.next_id.wrapping_add(1);
-        let mut w = Watcher {
-            id,
-            ring: Ring::EMPTY,
-            buf,
-        };
-        HubState::snapshot_to(&mut w, &st.latest);
-        st.watchers.push(w, GFP_KERNEL)?;
+    /// Registers a watcher: its cursor, whose first read is a snapshot. O(1): the hub only
+    /// counts watchers (the games run while there is one).
+    pub(crate) fn register(&self) -> Cursor {
         self.watchers.fetch_add(1, Ordering::Relaxed);
-        Ok(id)
+        Cursor::NEW
     }
 
-    /// Forgets watcher `id`.
-    pub(crate) fn unregister(&self, id: u64) {
-        let mut st = self.state.lock();
-        if let Some(i) = st.watchers.iter().position(|w| w.id == id) {
-            let _ = st.watchers.remove(i);
-            self.watchers.fetch_sub(1, Ordering::Relaxed);
-        }
+    /// A watcher leaves. O(1).
+    pub(crate) fn unregister(&self) {
+        self.watchers.fetch_sub(1, Ordering::Relaxed);
     }
 
-    /// Registers a `poll` of `file` on the queue that is woken when records arrive.
-    pub(crate) fn poll_wait(&self, file: &File, table: &PollTable<'_>) {
-        table.register_wait(file, &self.readable);
+    /// Registers a watcher's `poll` of `file` on the queue woken when a record is published.
+    pub(crate) fn poll_records(&self, file: &File, table: &PollTable<'_>) {
+        table.register_wait(file, &self.records);
     }
 
-    /// Wakes every waiter (blocking reads and polls re-check their state).
-    pub(crate) fn wake(&self) {
-        self.readable.notify_all();
+    /// Registers a player file's `poll` on the queue woken when a player's reply is ready.
+    pub(crate) fn poll_replies(&self, file: &File, table: &PollTable<'_>) {
+        table.register_wait(file, &self.replies);
     }
 
-    /// Watcher `id` has a queued record (`false` for an unknown id).
-    pub(crate) fn has_records(&self, id: u64) -> bool {
-        self.state
-            .lock()
-            .watchers
-            .iter()
-            .find(|w| w.id == id)
-            .is_some_and(|w| !w.ring.is_empty())
+    /// A player file's reply is ready: wakes the player files' polls (and no watcher).
+    pub(crate) fn reply_ready(&self) {
+        self.replies.notify_all();
     }
 
-    /// Up to `max` queued records of watcher `id`, waiting unless `nonblock`.
-    pub(crate) fn take(
+    /// Wakes the records' queue (a watcher became a player file: its poll looks again).
+    pub(crate) fn wake_records(&self) {
+        self.records.notify_all();
+    }
+
+    /// `cur` has a record to read (the rest of its snapshot or a live record).
+    pub(crate) fn has_records(&self, cur: &Cursor) -> bool {
+        self.state.lock().ring.readable(cur)
+    }
+
+    /// Reads up to `max` records for the watcher at `cur` without waiting; 0 if it has none.
+    pub(crate) fn read(
         &self,
-        id: u64,
+        cur: &mut Cursor,
         max: usize,
-        nonblock: bool,
         out: &mut [Record; READ_BATCH],
-    ) -> Result<usize> {
+    ) -> usize {
+        let st = self.state.lock();
+        let out = out.get_mut(..max.min(READ_BATCH)).unwrap_or(&mut []);
+        st.ring.read(cur, &st.latest, out)
+    }
+
+    /// Waits (interruptibly: `ERESTARTSYS` on a signal) until a watcher at `cur` has a record
+    /// to read, or the module unloads. The caller holds no lock: `cur` is a copy, and the
+    /// caller reads (under its file's lock) after this returns.
+    pub(crate) fn wait_records(&self, cur: &Cursor) -> Result {
         let mut st = self.state.lock();
-        loop {
-            let w = st.watchers.iter_mut().find(|w| w.id == id).ok_or(EINVAL)?;
-            let mut n = 0;
-            while n < max.min(READ_BATCH) {
-                match (w.ring.pop(&w.buf), out.get_mut(n)) {
-                    (Some(r), Some(o)) => *o = r,
-                    _ => break,
-                }
-                n += 1;
-            }
-            if n > 0 {
-                return Ok(n);
-            }
-            if nonblock {
-                return Err(EAGAIN);
-            }
-            if self.readable.wait_interruptible(&mut st) {
+        while !st.ring.readable(cur) && !self.unloading() {
+            if self.records.wait_interruptible(&mut st) {
                 return Err(ERESTARTSYS);
             }
         }
+        Ok(())
     }
 
     /// `KXO_IOC_PAUSE`.
@@ -301,22 +273,25 @@ impl Hub {
         self.state.lock().paused = true;
     }
 
-    /// `KXO_IOC_RESUME`: publishing again, with a snapshot (flagged) to every watcher.
+    /// `KXO_IOC_RESUME`: publishing again, with a snapshot (every game's latest, flagged) in
+    /// the ring for every watcher.
     pub(crate) fn resume(&self) {
         let mut st = self.state.lock();
-        if st.paused {
+        let resumed = st.paused;
+        if resumed {
             st.paused = false;
-            let HubState {
-                watchers, latest, ..
-            } = &mut *st;
-            for w in watchers.iter_mut() {
-                HubState::snapshot_to(w, latest);
+            let HubState { ring, latest, .. } = &mut *st;
+            for r in latest.iter() {
+                let mut r = *r;
+                r.flags |= Record::FLAG_SNAPSHOT;
+                ring.push(r);
             }
         }
         drop(st);
-        self.readable.notify_all();
+        if resumed {
+            self.records.notify_all();
+        }
     }
-
     /// `KXO_IOC_STOP`.
     pub(crate) fn halt(&self) {
         self.halted.store(true, Ordering::Relaxed);
@@ -371,7 +346,7 @@ impl Hub {
         KxoState {
             games: u32::try_from(st.latest.len()).unwrap_or(u32::MAX),
             period_ms: self.period_ms,
-            watchers: u32::try_from(st.watchers.len()).unwrap_or(u32::MAX),
+            watchers: u32::try_from(self.watchers.load(Ordering::Relaxed)).unwrap_or(u32::MAX),
             paused: u8::from(st.paused),
             stopped: u8::from(self.halted.load(Ordering::Relaxed)),
             always: u8::from(self.always),

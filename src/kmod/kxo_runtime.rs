@@ -52,6 +52,8 @@ pub(crate) struct KxoConfig {
     pub(crate) settings: Settings,
     pub(crate) td_entries: usize,
     pub(crate) td_games: u32,
+    /// Records the watchers' ring holds (`kxo_ring`).
+    pub(crate) ring: usize,
     /// Each slot's pairing policy at load (`kxo_pairings`).
     pub(crate) pairings: [[u8; 2]; MAX_GAMES],
 }
@@ -236,6 +238,7 @@ impl KxoRuntime {
         let hub = Arc::pin_init(
             Hub::new(HubConfig {
                 latest,
+                ring: cfg.ring,
                 td_entries: cfg.td_entries,
                 always: cfg.always,
                 period_ms: cfg.period_ms,

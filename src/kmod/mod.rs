@@ -82,6 +82,7 @@ impl kernel::InPlaceModule for KGames {
         // catch it.
         let plan = selftest::report(compat::param(&module_params::test_report))
             .and_then(|()| Plan::from_parameters());
+        let open_delay_ms = plan.as_ref().map_or(0, |p| p.open_delay_ms);
         let tables = Tables;
         let runtime = plan.and_then(|plan| {
             Reversi::setup_table(plan.limits, ())?;
@@ -104,9 +105,18 @@ impl kernel::InPlaceModule for KGames {
         try_pin_init!(Self {
             tables,
             kxo_runtime: runtime?,
-            reversi <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"reversi" }),
-            chess <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"chess" }),
-            kxo <- pollable::PollableRegistration::register(MiscDeviceOptions { name: c"kxo" }),
+            reversi <- pollable::PollableRegistration::register_slowly(
+                MiscDeviceOptions { name: c"reversi" },
+                0,
+            ),
+            chess <- pollable::PollableRegistration::register_slowly(
+                MiscDeviceOptions { name: c"chess" },
+                0,
+            ),
+            kxo <- pollable::PollableRegistration::register_slowly(
+                MiscDeviceOptions { name: c"kxo" },
+                open_delay_ms,
+            ),
         })
     }
 }

@@ -45,6 +45,9 @@ pub(crate) struct Plan {
     pub(crate) kxo: kxo_runtime::KxoConfig,
     /// Test only (`test_fail_init=1`): fail the load once everything is allocated.
     pub(crate) fail_init: bool,
+    /// Test only (`test_open_delay_ms`): the pause between registering `/dev/kxo` and
+    /// switching it to the module's table.
+    pub(crate) open_delay_ms: u32,
 }
 
 impl Plan {
@@ -106,15 +109,23 @@ impl Plan {
             },
             td_entries: td::entries_for_kb(td_kb),
             td_games,
+            ring: checked("kxo_ring", param(&params::kxo_ring), 64, 65536)? as usize,
             pairings,
         };
         let fail_init = checked("test_fail_init", param(&params::test_fail_init), 0, 1)? == 1;
+        let open_delay_ms = checked(
+            "test_open_delay_ms",
+            param(&params::test_open_delay_ms),
+            0,
+            10_000,
+        )?;
         Ok(Plan {
             limits,
             chess,
             nxn,
             kxo,
             fail_init,
+            open_delay_ms,
         })
     }
 }

@@ -19,8 +19,9 @@
 //! is deregistered; an open file references the table through `f_op`, and holds a reference on
 //! the module (the table's `owner`), so the module (and with it this registration) outlives
 //! every file that can call into it. A file opened in the instant between `misc_register` and
-//! the switch to the copy would have the original table (no owner on 7.2): each device's
-//! `open` refuses it with `EAGAIN` ([`opened_through_copy`]), so no such file stays open.
+//! the switch to the copy would have the original table (no `poll`, and no owner on 7.2): each
+//! device's `open` looks at the file's own table and refuses it with `EAGAIN`
+//! ([`opened_through_copy`]), so no such file stays open.
 
 use kernel::{
     bindings,
@@ -28,6 +29,7 @@ use kernel::{
     miscdevice::{MiscDevice, MiscDeviceOptions, MiscDeviceRegistration},
     prelude::*,
     sync::poll::PollTable,
+    time::{delay::fsleep, Delta},
     types::ForeignOwnable,
 };
 
@@ -36,8 +38,6 @@ use kernel::{
 pub(crate) const EPOLLIN: u32 = 0x001;
 /// Writing will not block.
 pub(crate) const EPOLLOUT: u32 = 0x004;
-/// An error on the file.
-pub(crate) const EPOLLERR: u32 = 0x008;
 /// The device is gone (unloading).
 pub(crate) const EPOLLHUP: u32 = 0x010;
 /// Normal data may be read.
@@ -79,8 +79,13 @@ pub(crate) struct PollableRegistration<T: Pollable> {
 }
 
 impl<T: Pollable> PollableRegistration<T> {
-    /// Registers the device named by `opts`, its files polled by `T::poll`.
-    pub(crate) fn register(opts: MiscDeviceOptions) -> impl PinInit<Self, Error> {
+    /// Registers the device named by `opts`, its files polled by `T::poll`. `delay_ms` (test
+    /// only, `test_open_delay_ms`; 0 otherwise) widens the instant between `misc_register` and
+    /// the switch to the copy, so a test can open the device in it.
+    pub(crate) fn register_slowly(
+        opts: MiscDeviceOptions,
+        delay_ms: u32,
+    ) -> impl PinInit<Self, Error> {
         // SAFETY: `file_operations` is a C struct of pointers and integers: all zeroes is a
         // valid value (every operation absent).
         let zero: bindings::file_operations = unsafe { core::mem::zeroed() };
@@ -88,7 +93,7 @@ impl<T: Pollable> PollableRegistration<T> {
             ops: KBox::new(FileOps(zero), GFP_KERNEL)?,
             reg <- MiscDeviceRegistration::register(opts),
         })
-        .pin_chain(|this| {
+        .pin_chain(move |this| {
             // SAFETY: pinning is kept: neither field is moved, `ops` is a box whose contents
             // are not pinned, and `reg` is only read through a shared reference.
             let this = unsafe { this.get_unchecked_mut() };
@@ -98,6 +103,9 @@ impl<T: Pollable> PollableRegistration<T> {
             let table = unsafe { (*raw).fops };
             if table.is_null() {
                 return Err(EINVAL);
+            }
+            if delay_ms > 0 {
+                fsleep(Delta::from_millis(i64::from(delay_ms)));
             }
             // SAFETY: `table` points at a valid, immutable `file_operations`.
             this.ops.0 = unsafe { core::ptr::read(table) };
@@ -113,19 +121,26 @@ impl<T: Pollable> PollableRegistration<T> {
     }
 }
 
-/// Whether `file` was opened through the registration's own table (with its owner), not
-/// through the kernel crate's original one in the instant before the switch (module docs).
-/// Each device's `open` refuses a file for which this is false.
+/// Whether `file` was opened through the registration's own table, with its `poll` and the
+/// module as owner (so the file holds a reference on the module), not through the kernel
+/// crate's original one in the instant before the switch (module docs). Each device's `open`
+/// refuses a file for which this is false.
+///
+/// The file's own table is what counts: comparing it with the device's current table would
+/// pass a file opened before the switch whose `open` runs before it too.
 pub(crate) fn opened_through_copy<T: MiscDevice>(
     file: &File,
-    misc: &MiscDeviceRegistration<T>,
+    _misc: &MiscDeviceRegistration<T>,
 ) -> bool {
     // SAFETY: `file` is valid while borrowed; its `f_op` was set before `open` was called.
     let f_op = unsafe { (*file.as_ptr()).f_op };
-    // SAFETY: `misc` is registered (this runs in its `open`), so `as_raw` is valid; the pointer
-    // is read volatile, as it is written (single-copy atomic).
-    let ours = unsafe { core::ptr::read_volatile(core::ptr::addr_of!((*misc.as_raw()).fops)) };
-    core::ptr::eq(f_op, ours)
+    if f_op.is_null() {
+        return false;
+    }
+    // SAFETY: `f_op` is the file's table (the kernel crate's static one or this module's copy,
+    // both valid while the file is open), read only.
+    let (poll, owner) = unsafe { ((*f_op).poll.is_some(), (*f_op).owner) };
+    poll && core::ptr::eq(owner, super::compat::this_module())
 }
 
 /// The `poll` entry of the table.

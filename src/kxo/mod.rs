@@ -12,7 +12,7 @@
 //! - [`td`]: the TD(0) learning agent (a bounded LRU value table).
 //! - [`montecarlo`]: the flat Monte Carlo agent on the 4 x 4 board.
 //! - [`arena`]: the AI-vs-AI match logic (pairing, restart, one move per step, records).
-//! - [`ring`]: a watcher's bounded record queue.
+//! - [`ring`]: the one record ring every watcher reads with its own cursor.
 
 pub mod agent;
 pub mod arena;

@@ -1,73 +1,167 @@
-//! A watcher's bounded queue of records: a ring over caller-owned storage (the kernel keeps
-//! one preallocated buffer per watcher). When the ring is full the oldest record is dropped and
-//! counted, so a slow reader never holds the games up and always knows what it lost.
+//! The one record ring of `/dev/kxo`, read the way `/dev/kmsg` is read: every record is
+//! published once into a ring over caller-owned storage, and each reader keeps only a
+//! [`Cursor`] (its position, its lost count and how far its snapshot has gone). Publishing is
+//! O(1), reading is O(records read), and a reader costs a few bytes whatever the ring's size.
+//!
+//! A reader that falls further behind than the ring holds skips to the oldest record still
+//! held; what it skipped is added to its `lost` count, which every record it reads carries.
+//! A reader starts with a snapshot, one record per game (the games' latest, flagged
+//! [`Record::FLAG_SNAPSHOT`]), taken when the reader first reads; its live records then
+//! start with the first one published after the snapshot began. A snapshot longer than one
+//! read is taken from the games' latest records at each read: the records published between
+//! its first and last read are not read (they are older than the snapshot records that
+//! follow them) and count as lost.
+
+use core::ops::DerefMut;
 
 use crate::uapi::record::Record;
 
-/// The ring's indices over a buffer of `cap` records.
+/// The ring: `buf[pos % buf.len()]` holds the record published at position `pos`, for the
+/// last `buf.len()` positions before `next`.
 ///
-/// Invariant: `head < cap` (when `cap > 0`) and `len <= cap`, for the `cap` of the buffer
-/// every call passes (the same buffer each time).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ring {
-    head: usize,
-    len: usize,
-    lost: u64,
+/// Invariant: `buf` is the same buffer (same length) at every call.
+#[derive(Debug)]
+pub struct RecordRing<B> {
+    buf: B,
+    next: u64,
 }
 
-impl Ring {
-    /// An empty ring.
-    pub const EMPTY: Ring = Ring {
-        head: 0,
-        len: 0,
+/// Where a reader is: everything a reader of the ring owns.
+///
+/// Invariant: `pos <= next` of the ring it reads, once the snapshot has begun.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// The ring position of its next live record.
+    pos: u64,
+    /// Records this reader skipped so far.
+    lost: u64,
+    /// Its snapshot: not begun, or the number of games given so far.
+    snapshot: Snapshot,
+}
+
+/// A reader's snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Snapshot {
+    /// Not begun: the reader has not read yet.
+    Pending,
+    /// Begun at the ring position in the cursor; this many games given.
+    Given(u32),
+    /// Complete: the reader reads live records.
+    Done,
+}
+
+impl Default for Cursor {
+    fn default() -> Self {
+        Self::NEW
+    }
+}
+
+impl Cursor {
+    /// A new reader: its snapshot comes first.
+    pub const NEW: Cursor = Cursor {
+        pos: 0,
         lost: 0,
+        snapshot: Snapshot::Pending,
     };
 
-    /// Records queued.
-    pub const fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when nothing is queued.
-    pub const fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Records dropped so far because the ring was full.
+    /// Records this reader skipped so far.
     pub const fn lost(&self) -> u64 {
         self.lost
     }
+}
 
-    /// Queues `r`, dropping (and counting) the oldest record if `buf` is full.
-    pub fn push(&mut self, buf: &mut [Record], r: Record) {
-        let cap = buf.len();
-        if cap == 0 {
-            self.lost = self.lost.saturating_add(1);
-            return;
+impl<B: DerefMut<Target = [Record]>> RecordRing<B> {
+    /// An empty ring over `buf` (its length is the ring's capacity; 0 holds nothing).
+    pub const fn new(buf: B) -> Self {
+        RecordRing { buf, next: 0 }
+    }
+
+    /// The records the ring can hold.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The position the next record gets (the number of records published so far).
+    pub const fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// The position of the oldest record still held.
+    pub fn oldest(&self) -> u64 {
+        self.next.saturating_sub(self.capacity() as u64)
+    }
+
+    /// Publishes `r`, overwriting the oldest record when the ring is full.
+    pub fn push(&mut self, r: Record) {
+        let buf = &mut *self.buf;
+        let cap = buf.len() as u64;
+        if cap > 0 {
+            if let Some(slot) = buf.get_mut((self.next % cap) as usize) {
+                *slot = r;
+            }
         }
-        if self.len >= cap {
-            self.head = (self.head + 1) % cap;
-            self.len = cap - 1;
-            self.lost = self.lost.saturating_add(1);
-        }
-        let at = (self.head + self.len) % cap;
-        if let Some(slot) = buf.get_mut(at) {
-            *slot = r;
-            self.len += 1;
+        self.next = self.next.wrapping_add(1);
+    }
+
+    /// True when `cur` has something to read: the rest of its snapshot, or a live record.
+    pub fn readable(&self, cur: &Cursor) -> bool {
+        match cur.snapshot {
+            Snapshot::Pending | Snapshot::Given(_) => true,
+            Snapshot::Done => cur.pos < self.next,
         }
     }
 
-    /// The oldest queued record, with `lost` set to this reader's count so far.
-    pub fn pop(&mut self, buf: &[Record]) -> Option<Record> {
-        let cap = buf.len();
-        if self.len == 0 || cap == 0 {
-            return None;
+    /// Reads into `out` what `cur` has: its snapshot (from `latest`, the games' latest records)
+    /// first, then live records; each carries the reader's `lost` count. Returns how many.
+    pub fn read(&self, cur: &mut Cursor, latest: &[Record], out: &mut [Record]) -> usize {
+        let mut n = 0;
+        if cur.snapshot == Snapshot::Pending {
+            cur.pos = self.next;
+            cur.snapshot = Snapshot::Given(0);
         }
-        let mut r = *buf.get(self.head)?;
-        self.head = (self.head + 1) % cap;
-        self.len -= 1;
-        r.lost = self.lost;
-        Some(r)
+        if let Snapshot::Given(given) = cur.snapshot {
+            let mut given = given as usize;
+            for (o, l) in out.iter_mut().zip(latest.iter().skip(given)) {
+                *o = *l;
+                o.flags |= Record::FLAG_SNAPSHOT;
+                given += 1;
+                n += 1;
+            }
+            if given < latest.len() {
+                cur.snapshot = Snapshot::Given(u32::try_from(given).unwrap_or(u32::MAX));
+            } else {
+                // Records published since the snapshot began are older than its records.
+                cur.lost = cur.lost.saturating_add(self.next.saturating_sub(cur.pos));
+                cur.pos = self.next;
+                cur.snapshot = Snapshot::Done;
+            }
+            for o in out.iter_mut().take(n) {
+                o.lost = cur.lost;
+            }
+            if cur.snapshot != Snapshot::Done {
+                return n;
+            }
+        }
+        let oldest = self.oldest();
+        if cur.pos < oldest {
+            cur.lost = cur.lost.saturating_add(oldest - cur.pos);
+            cur.pos = oldest;
+        }
+        let buf = &*self.buf;
+        let cap = buf.len() as u64;
+        for o in out.iter_mut().skip(n) {
+            if cur.pos >= self.next || cap == 0 {
+                break;
+            }
+            let Some(r) = buf.get((cur.pos % cap) as usize) else {
+                break;
+            };
+            *o = *r;
+            o.lost = cur.lost;
+            cur.pos += 1;
+            n += 1;
+        }
+        n
     }
 }
 
@@ -76,39 +170,110 @@ mod tests {
     use super::*;
     use crate::uapi::agent::AgentKind;
 
-    fn rec(seq: u64) -> Record {
-        let mut r = Record::start(0, 0, AgentKind::Random, AgentKind::Random);
+    extern crate std;
+    use std::{vec, vec::Vec};
+
+    fn rec(game: u16, seq: u64) -> Record {
+        let mut r = Record::start(game, 0, AgentKind::Random, AgentKind::Random);
         r.seq = seq;
         r
     }
 
-    #[test]
-    fn fifo_with_overflow_counting() {
-        let mut buf = [Record::default(); 4];
-        let mut q = Ring::EMPTY;
-        assert_eq!(q.pop(&buf), None);
-        for s in 1..=3 {
-            q.push(&mut buf, rec(s));
-        }
-        assert_eq!(q.pop(&buf).map(|r| r.seq), Some(1));
-        for s in 4..=9 {
-            q.push(&mut buf, rec(s));
-        }
-        // 2..=9 pushed into 4 places: 2, 3, 4, 5 dropped.
-        assert_eq!(q.len(), 4);
-        assert_eq!(q.lost(), 4);
-        let got: Vec<(u64, u64)> = core::iter::from_fn(|| q.pop(&buf))
-            .map(|r| (r.seq, r.lost))
-            .collect();
-        assert_eq!(got, [(6, 4), (7, 4), (8, 4), (9, 4)]);
-        assert!(q.is_empty());
-        // An empty buffer loses everything and never panics.
-        let mut none: [Record; 0] = [];
-        q.push(&mut none, rec(1));
-        assert_eq!(q.pop(&none), None);
-        assert_eq!(q.lost(), 5);
+    fn read_all(
+        ring: &RecordRing<Vec<Record>>,
+        cur: &mut Cursor,
+        latest: &[Record],
+    ) -> Vec<(u64, u64, bool)> {
+        let mut out = [Record::default(); 16];
+        let n = ring.read(cur, latest, &mut out);
+        out[..n]
+            .iter()
+            .map(|r| (r.seq, r.lost, r.is_snapshot()))
+            .collect()
     }
 
-    extern crate std;
-    use std::vec::Vec;
+    #[test]
+    fn snapshot_first_then_live_records() {
+        let latest = [rec(0, 10), rec(1, 11)];
+        let mut ring = RecordRing::new(vec![Record::default(); 4]);
+        ring.push(rec(0, 10));
+        let mut cur = Cursor::NEW;
+        assert!(ring.readable(&cur));
+        // Registered before record 12: it reads the snapshot, then 12 and 13.
+        assert_eq!(
+            read_all(&ring, &mut cur, &latest),
+            [(10, 0, true), (11, 0, true)]
+        );
+        assert!(!ring.readable(&cur));
+        ring.push(rec(0, 12));
+        ring.push(rec(1, 13));
+        assert!(ring.readable(&cur));
+        assert_eq!(
+            read_all(&ring, &mut cur, &latest),
+            [(12, 0, false), (13, 0, false)]
+        );
+        assert_eq!(read_all(&ring, &mut cur, &latest), []);
+    }
+
+    #[test]
+    fn a_slow_reader_skips_to_the_oldest_and_counts_what_it_lost() {
+        let latest = [rec(0, 1)];
+        let mut ring = RecordRing::new(vec![Record::default(); 4]);
+        let mut cur = Cursor::NEW;
+        assert_eq!(read_all(&ring, &mut cur, &latest).len(), 1);
+        for s in 2..=10 {
+            ring.push(rec(0, s));
+        }
+        // 9 published into 4 places: 2..=6 lost.
+        assert_eq!(
+            read_all(&ring, &mut cur, &latest),
+            [(7, 5, false), (8, 5, false), (9, 5, false), (10, 5, false)]
+        );
+        assert_eq!(cur.lost(), 5);
+        // A second reader, registered late, reads its snapshot and then nothing old.
+        let mut late = Cursor::NEW;
+        assert_eq!(read_all(&ring, &mut late, &[rec(0, 10)]), [(10, 0, true)]);
+        ring.push(rec(0, 11));
+        assert_eq!(read_all(&ring, &mut late, &latest), [(11, 0, false)]);
+        assert_eq!(read_all(&ring, &mut cur, &latest), [(11, 5, false)]);
+    }
+
+    #[test]
+    fn a_snapshot_over_several_reads_counts_what_was_published_meanwhile() {
+        let mut latest = [rec(0, 1), rec(1, 2), rec(2, 3)];
+        let mut ring = RecordRing::new(vec![Record::default(); 4]);
+        let mut cur = Cursor::NEW;
+        let mut one = [Record::default(); 1];
+        assert_eq!(ring.read(&mut cur, &latest, &mut one), 1);
+        assert_eq!((one[0].seq, one[0].lost), (1, 0));
+        ring.push(rec(1, 4));
+        latest[1] = rec(1, 4);
+        assert_eq!(ring.read(&mut cur, &latest, &mut one), 1);
+        assert_eq!((one[0].seq, one[0].lost), (4, 0));
+        // The last snapshot record: record 4 was published during the snapshot.
+        assert_eq!(ring.read(&mut cur, &latest, &mut one), 1);
+        assert_eq!(
+            (one[0].seq, one[0].lost, one[0].is_snapshot()),
+            (3, 1, true)
+        );
+        assert!(!ring.readable(&cur));
+    }
+
+    #[test]
+    fn a_cursor_is_24_bytes() {
+        assert_eq!(core::mem::size_of::<Cursor>(), 24);
+    }
+
+    #[test]
+    fn an_empty_ring_loses_everything_and_never_panics() {
+        let mut ring = RecordRing::new(Vec::new());
+        let mut cur = Cursor::NEW;
+        let mut out = [Record::default(); 4];
+        assert_eq!(ring.read(&mut cur, &[], &mut out), 0);
+        ring.push(rec(0, 1));
+        assert!(ring.readable(&cur));
+        assert_eq!(ring.read(&mut cur, &[], &mut out), 0);
+        assert_eq!(cur.lost(), 1);
+        assert!(!ring.readable(&cur));
+    }
 }

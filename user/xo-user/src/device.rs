@@ -1,6 +1,6 @@
 //! The live source: `/dev/kxo` opened as a watcher, read without blocking.
 //!
-//! The device supports `poll`: the file is readable exactly when its queue holds a record (it
+//! The device supports `poll`: the file is readable exactly when it has a record to read (it
 //! registers as a watcher at its first `poll` or `read`, and gets one snapshot record per game
 //! first). The file is switched to `O_NONBLOCK` after the open, so the loop reads, when `poll`
 //! says so, until `EAGAIN` (up to 16 records per `read`). The state and the load figures are
