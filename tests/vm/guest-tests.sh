@@ -265,6 +265,12 @@ else
     n=$((n + 1)); emit "ok $n - module: a CPU move reaches the search's reschedule point # SKIP no function tracer in $(uname -r)"
 fi
 
+# An open racing the load: /dev/kxo registered 3 s before it gets the module's file operations
+# (test_open_delay_ms); every open in between is refused (suite open_race of the test binary).
+rmmod kgames
+relay < <(timeout 120 "$bin" open_race 2>&1)
+nodes_ready
+
 # Unload: refused while a file is open, clean after.
 exec 3<>/dev/reversi
 check "module: rmmod is refused while /dev/reversi is open" bash -c '! rmmod kgames 2>/dev/null'

@@ -1,15 +1,16 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
-//! `chess`, `kxo`, `othello`, `stress`, `fairness`; none = all; `stress64`, `faults`,
-//! `faults_trace` and `chess_classic` only when named). Runs as root in the guest with the module
-//! loaded; every test runs in a forked child, which switches to its own uid before opening a
-//! device (so the tests also prove non-root access, and no two tests share a user's game),
-//! under a 90 s alarm.
+//! `chess`, `kxo`, `othello`, `stress`, `fairness`, `hostile`; none = all; `stress64`,
+//! `faults`, `faults_trace`, `chess_classic` and `open_race` only when named). Runs as root
+//! in the guest with the module loaded; every test runs in a forked child, which switches to
+//! its own uid before opening a device (so the tests also prove non-root access, and no two
+//! tests share a user's game), under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
 
 mod chess;
 mod dev;
 mod fairness;
 mod faults;
+mod hostile;
 mod kxo;
 mod kxo_agents;
 mod kxo_pairing;
@@ -137,10 +138,17 @@ fn main() {
     tests.extend(fairness::tests());
     tests.extend(stress64::tests());
     tests.extend(faults::tests());
+    tests.extend(hostile::tests());
     // Suites that run only when named: minutes long (`make stress`), for the debug kernel
     // only (`make check-debug`), or with other module parameters (chess_classic:
     // chess_eval=0, loaded so by guest-tests.sh).
-    const ON_REQUEST: [&str; 4] = ["stress64", "faults", "faults_trace", "chess_classic"];
+    const ON_REQUEST: [&str; 5] = [
+        "stress64",
+        "faults",
+        "faults_trace",
+        "chess_classic",
+        "open_race",
+    ];
     tests.retain(|t| {
         if wanted.is_empty() {
             !ON_REQUEST.contains(&t.suite)
