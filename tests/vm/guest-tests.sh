@@ -271,6 +271,23 @@ rmmod kgames
 relay < <(timeout 120 "$bin" open_race 2>&1)
 nodes_ready
 
+# The syscall fuzzer (suite sysfuzz), with small tables, one search context, a short
+# max_move_ms, two AI games on a 20 ms timer and the smallest ring: 20 s in make check,
+# 10 minutes on the debug kernel, or $KGAMES_SYSFUZZ_SECONDS (seed $KGAMES_SYSFUZZ_SEED, 1).
+fuzz_s=${KGAMES_SYSFUZZ_SECONDS:-20}
+[ -n "${KGAMES_DEBUG:-}" ] && [ -z "${KGAMES_SYSFUZZ_SECONDS:-}" ] && fuzz_s=600
+rmmod kgames
+if insmod "$ko" max_games=16 max_user_games=2 search_contexts=1 tt_entries=1024 max_move_ms=2000 \
+    kxo_games=2 kxo_period_ms=20 kxo_ring=64; then
+    nodes_ready
+    relay < <(KGAMES_SYSFUZZ_SECONDS=$fuzz_s timeout $((fuzz_s + 300)) "$bin" sysfuzz 2>&1)
+    rmmod kgames
+else
+    notok "sysfuzz: the module loads with the fuzzer's parameters"
+fi
+insmod "$ko"
+nodes_ready
+
 # Unload: refused while a file is open, clean after.
 exec 3<>/dev/reversi
 check "module: rmmod is refused while /dev/reversi is open" bash -c '! rmmod kgames 2>/dev/null'
