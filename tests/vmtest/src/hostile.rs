@@ -30,6 +30,7 @@ pub fn tests() -> Vec<Test> {
         Test { suite: "hostile", name: "fork-shared file: SIGKILL of the waiting process leaves the search to finish in its budget", uid: 2405, run: kill_waiter },
         Test { suite: "hostile", name: "read(fd, buf, 0) with a reply pending returns 0 and the reply stays unread", uid: 2406, run: zero_read },
         Test { suite: "hostile", name: "the deepest searches (forced passes, a lone king, the start) leave at least 4 KiB of kernel stack", uid: 0, run: deep_stacks },
+        Test { suite: "ring_size", name: "kxo_ring=64: a sleeping watcher finds the ring's last 64 records and counts the rest lost", uid: 2433, run: ring_size },
         Test { suite: "open_race", name: "opens of /dev/kxo while it is registered (test_open_delay_ms=3000) are refused or poll through the module", uid: 0, run: open_race },
         Test { suite: "hostile", name: "10,000 kxo watchers of one uid: module memory per watcher, another reader's rate and poll cost", uid: 0, run: many_watchers },
     ]
@@ -654,5 +655,35 @@ fn deep_stacks(_: u32) -> Outcome {
             },
         }
     }
+    Ok(())
+}
+
+/// With the module loaded with `kxo_ring=64` (guest-tests.sh, for the fuzzer): a watcher that
+/// sleeps while more than 64 records are published finds exactly the ring's last records
+/// waiting (64, and the few published while it reads), and counts the rest as lost.
+fn ring_size(_: u32) -> Outcome {
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(K)
+        .map_err(|e| format!("open {K}: {e}"))?;
+    let mut buf = vec![0u8; 16 * Record::SIZE];
+    let _ = f.read(&mut buf).map_err(|e| format!("the snapshot: {e}"))?;
+    std::thread::sleep(Duration::from_secs(3));
+    let mut records = Vec::new();
+    while let Ok(n) = f.read(&mut buf) {
+        records.extend(buf[..n].chunks(Record::SIZE).filter_map(Record::from_bytes));
+    }
+    let lost = records.first().map_or(0, |r| r.lost);
+    println!(
+        "# kxo_ring=64: {} records waiting after 3 s, {lost} lost",
+        records.len()
+    );
+    ensure!(
+        (64..=80).contains(&records.len()),
+        "{} records waiting, not the ring's 64",
+        records.len()
+    );
+    ensure!(lost > 0, "nothing counted as lost");
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
 //! `chess`, `kxo`, `othello`, `stress`, `fairness`, `hostile`; none = all; `stress64`,
-//! `faults`, `faults_trace`, `chess_classic`, `open_race` and `sysfuzz` only when named). Runs
-//! as root in the guest with the module loaded; every test runs in a forked child, which
-//! switches to its own uid before opening a device (so the tests also prove non-root access,
-//! and no two tests share a user's game), under a 90 s alarm.
+//! `faults`, `faults_trace`, `chess_classic`, `open_race`, `sysfuzz` and `ring_size` only
+//! when named). Runs as root in the guest with the module loaded; every test runs in a forked
+//! child, which switches to its own uid before opening a device (so the tests also prove
+//! non-root access, and no two tests share a user's game), under a 90 s alarm.
 //! Prints kselftest TAP; exits 1 if any test failed.
 
 mod chess;
@@ -144,13 +144,14 @@ fn main() {
     // Suites that run only when named: minutes long (`make stress`), for the debug kernel
     // only (`make check-debug`), or with other module parameters (chess_classic:
     // chess_eval=0, loaded so by guest-tests.sh; open_race and sysfuzz: loads of their own).
-    const ON_REQUEST: [&str; 6] = [
+    const ON_REQUEST: [&str; 7] = [
         "stress64",
         "faults",
         "faults_trace",
         "chess_classic",
         "open_race",
         "sysfuzz",
+        "ring_size",
     ];
     tests.retain(|t| {
         if wanted.is_empty() {
