@@ -104,7 +104,8 @@ bench-vm: setup modules tools
 stress: setup modules tools
 	bash scripts/vm-run.sh --tests stress64
 
-# Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; the corpus grows in place.
+# Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; new inputs go to out/fuzz
+# (FUZZ_SAVE=1: into the stored corpus tests/fuzz/corpus).
 fuzz:
 	bash scripts/fuzz.sh
 

@@ -17,8 +17,14 @@
 #                                   sees the operands of comparisons (its CMP-guided
 #                                   mutations and auto-dictionary); edge coverage is the same
 #
-# Each target runs niced on its corpus tests/fuzz/corpus/<target> (new interesting inputs are
-# added there, minimised by libFuzzer); crashes land in out/fuzz/<target>/ and fail the run.
+#   FUZZ_SAVE=0                     1: merge what the run found into the stored corpus
+#                                   tests/fuzz/corpus/<target> (to commit); 0: into
+#                                   out/fuzz/<target>.corpus, outside the tree
+#
+# Each target runs niced on its stored corpus tests/fuzz/corpus/<target> and its working corpus
+# out/fuzz/<target>.corpus, where new interesting inputs go; after the run the two are merged
+# with libFuzzer's -merge=1 (only inputs that add coverage are kept) into the working corpus,
+# or with FUZZ_SAVE=1 into the stored one. Crashes land in out/fuzz/<target>/ and fail the run.
 # The last `#N ... cov: E ft: F corp: C` line of each log is printed: N inputs, E edges.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,7 +58,8 @@ bin=$target_dir/$host/release
 mkdir -p out/fuzz
 status=0
 for t in "${targets[@]}"; do
-    mkdir -p "out/fuzz/$t" "tests/fuzz/corpus/$t"
+    stored=tests/fuzz/corpus/$t work=out/fuzz/$t.corpus
+    mkdir -p "out/fuzz/$t" "$stored" "$work"
     log="out/fuzz/$t.log"
     set +e
     par=()
@@ -60,15 +67,18 @@ for t in "${targets[@]}"; do
     [ -n "${FUZZ_RUNS:-}" ] && par+=(-runs="$FUZZ_RUNS")
     nice -n 19 "$bin/$t" "${par[@]}" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \
         -rss_limit_mb=1024 -print_final_stats=1 -artifact_prefix="out/fuzz/$t/" \
-        "tests/fuzz/corpus/$t" >"$log" 2>&1
+        "$work" "$stored" >"$log" 2>&1
     rc=$?
     set -e
     if [ "$jobs" -gt 1 ]; then cat fuzz-*.log >>"$log" 2>/dev/null; rm -f fuzz-*.log; fi
-    # Keep the stored corpus small: only the inputs that add coverage.
+    # Keep the corpus small: only the inputs that add coverage.
+    into=$work
+    [ "${FUZZ_SAVE:-0}" = 1 ] && into=$stored
     rm -rf "out/fuzz/$t.merged" && mkdir -p "out/fuzz/$t.merged"
     if nice -n 19 "$bin/$t" -merge=1 -artifact_prefix="out/fuzz/$t/" "out/fuzz/$t.merged" \
-        "tests/fuzz/corpus/$t" >"$log.merge" 2>&1; then
-        rm -rf "tests/fuzz/corpus/$t" && mv "out/fuzz/$t.merged" "tests/fuzz/corpus/$t"
+        "$stored" "$work" >"$log.merge" 2>&1; then
+        rm -rf "$into" && mv "out/fuzz/$t.merged" "$into"
+        [ "$into" = "$work" ] || rm -rf "$work"
     fi
     last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s+=$1} END {print s+0}')

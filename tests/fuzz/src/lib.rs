@@ -2,9 +2,10 @@
 //!
 //! Each target takes any byte string and panics only when an invariant breaks: the session
 //! layer of each device ([`session`]), several files and users on one device's game table
-//! ([`multi`]), the engines' position setup and move application ([`engines`]), and the kxo
-//! record encoder, decoder and consistency check ([`record`]), and the serial Othello link's
-//! line framing and parser ([`othello`]). The libFuzzer drivers in
+//! ([`multi`]), the engines' position setup and move application ([`engines`]), the kxo
+//! record encoder, decoder and consistency check ([`record`]), the serial Othello link's
+//! line framing and parser ([`othello`]), and deep CPU searches on random legal positions
+//! ([`search`]). The libFuzzer drivers in
 //! `src/bin` call [`run`]; `tests/corpus.rs` replays the stored corpus through it.
 
 pub mod engines;
@@ -12,6 +13,7 @@ pub mod multi;
 pub mod othello;
 pub mod record;
 pub mod replies;
+pub mod search;
 pub mod session;
 
 /// The targets, by name (the name of the driver binary and of the corpus folder).
@@ -24,6 +26,7 @@ pub const TARGETS: &[&str] = &[
     "chess_fen",
     "kxo_record",
     "othello_line",
+    "search_deep",
 ];
 
 /// Runs the target `name` on `data`. Returns false for an unknown name.
@@ -52,6 +55,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "chess_fen" => engines::chess(data),
         "kxo_record" => record::run(data),
         "othello_line" => othello::run(data),
+        "search_deep" => search::run(data),
         _ => return false,
     }
     true
