@@ -15,7 +15,8 @@
 # (scripts/detect.sh: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
 # debug objects, Rust panics, and the leaks kmemleak finds in its scan after the run).
 # A batch boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200) is
-# stopped and started again, once.
+# stopped and started again, once. A batch run is stopped after KGAMES_VM_LIMIT s (3000;
+# debug 7200).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -164,6 +165,7 @@ else
     # kernel's full suite (check-debug) takes over an hour under TCG.
     vm_limit=3000
     [ -n "$debug" ] && vm_limit=7200
+    vm_limit=${KGAMES_VM_LIMIT:-$vm_limit}
     # A boot that never reaches guest.sh (seen once under TCG, 2026-11-26: the guest stopped in
     # "smpboot: x86: Booting SMP configuration" with QEMU spinning) is stopped after
     # $boot_limit s and booted again, once; the first attempt's console is kept.
