@@ -58,7 +58,8 @@ fn write_fen(pos: &ChessPosition, buf: &mut [u8; 128]) -> usize {
     w.len()
 }
 
-fn fen_of(pos: &ChessPosition) -> Vec<u8> {
+/// The FEN of `pos`.
+pub(crate) fn fen_of(pos: &ChessPosition) -> Vec<u8> {
     let mut buf = [0u8; 128];
     let n = write_fen(pos, &mut buf);
     buf[..n].to_vec()

@@ -17,12 +17,13 @@ use kgames_chess::chess::position::Position as ChessPosition;
 use kgames_reversi::reversi::bitboard::Squares;
 use kgames_reversi::reversi::position::Position as ReversiPosition;
 use kgames_session::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
-use kgames_session::common::text::BufWriter;
 use kgames_session::session::chess_game::{Chess, ChessConfig};
 use kgames_session::session::game::{Game, Thought};
 use kgames_session::session::reply::Reply;
 use kgames_session::session::reversi_game::Reversi;
 use kgames_session::HeapAlloc;
+
+use crate::engines::fen_of;
 
 /// Table entries of the searches: the module parameter `tt_entries`' default.
 pub const TT_ENTRIES: usize = 1 << 16;
@@ -79,15 +80,6 @@ fn reversi_walk(moves: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
     (pos.setup().to_vec(), children)
 }
 
-/// The FEN of `pos`.
-fn fen(pos: &ChessPosition) -> Vec<u8> {
-    let mut buf = [0u8; 128];
-    let mut w = BufWriter::new(&mut buf);
-    pos.write_fen(&mut w).expect("a FEN longer than 128 bytes");
-    let n = w.len();
-    buf[..n].to_vec()
-}
-
 /// The chess position `moves` reach from the start, as a FEN, and the FENs one move later.
 fn chess_walk(moves: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
     let mut pos = ChessPosition::startpos();
@@ -107,10 +99,10 @@ fn chess_walk(moves: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
         .map(|m| {
             let mut p = pos;
             p.play(m);
-            fen(&p)
+            fen_of(&p)
         })
         .collect();
-    (fen(&pos), children)
+    (fen_of(&pos), children)
 }
 
 /// Sets up `arg` with the CPU to move and runs one CPU move of `nodes` nodes on it.
