@@ -25,7 +25,11 @@ vm_suite() {
     cat "$o.log" >> "$log"
     if [ -f "$o/tap.txt" ]; then
         p=$(grep -c '^ok ' "$o/tap.txt"); f=$(grep -c '^not ok ' "$o/tap.txt")
-        grep -E '^(not ok|#)' "$o/tap.txt" | sed "s/^/[$kernel] /" | head -n 40
+        # Each failed test with the diagnostics it printed (its last 12 "#" lines).
+        awk '/^ok /     { n = 0; next }
+             /^#/       { buf[n++ % 12] = $0; next }
+             /^not ok /  { for (i = (n > 12 ? n - 12 : 0); i < n; i++) print buf[i % 12]; print; n = 0 }' \
+            "$o/tap.txt" | sed "s/^/[$kernel] /" | head -n 120
         passed=$((passed + p)); failed=$((failed + f))
         echo "vm ($kernel): $p passed, $f failed"
     else

@@ -14,8 +14,8 @@
 # Whatever the guest said, the run fails (exit 90) when the guest kernel's log shows a report
 # (scripts/detect.sh: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
 # debug objects, Rust panics, and the leaks kmemleak finds in its scan after the run).
-# A batch boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200) is
-# stopped and started again, once. A batch run is stopped after KGAMES_VM_LIMIT s (3000;
+# A batch boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200), or
+# whose kernel stopped before it did, is started again, once. A batch run is stopped after KGAMES_VM_LIMIT s (3000;
 # debug 7200).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -191,6 +191,16 @@ else
             continue
         fi
         wait "$vpid"; rc=$?
+        # A guest kernel that died before guest.sh ran (seen once under TCG, 2026-11-27: an
+        # "Oops: int3" in an interrupt 3 s into the boot, a text-patching race of QEMU's, long
+        # before the module is loaded) is booted again, once; the detector reports the crash
+        # and the first attempt's console is kept.
+        if [ ! -e "$out/booted" ] && [ $attempt = 1 ]; then
+            echo "the guest kernel stopped before guest.sh ran (attempt 1 of 2), before the module was loaded:" >&2
+            bash "$here/detect.sh" "$out/console.log" | head -n 5 >&2
+            cp "$out/console.log" "$out/console-boot$attempt.log"
+            continue
+        fi
         break
     done
 fi

@@ -124,6 +124,7 @@ fn two_threads(path: &str, new_game: &str) -> Outcome {
     d.expect(new_game, b"OK\n")?;
     d.expect("05 2000", b"OK\n")?;
     let f = Arc::new(d.f);
+    let first = board_line(&f)?;
     let got = race(
         &f,
         "03",
@@ -131,7 +132,7 @@ fn two_threads(path: &str, new_game: &str) -> Outcome {
         Duration::from_millis(150),
         Duration::from_secs(20),
     )?;
-    check_race(&got, Duration::from_secs(8))?;
+    check_race(&got, Duration::from_secs(8), &first)?;
     // The move was played (the threads share one reply: 03's may be replaced by 09's).
     let last = cmd(&f, "06")?;
     ensure!(
@@ -143,26 +144,45 @@ fn two_threads(path: &str, new_game: &str) -> Outcome {
 }
 
 /// The verdicts of a [`race`]: every call succeeded; the CPU move took less than `move_limit`;
-/// `09` answered the status line, the move's `OK` or nothing (the file's one reply is the
-/// latest command's, and whichever thread reads first consumes it); the others took under 2 s.
-fn check_race(got: &[Done], move_limit: Duration) -> Outcome {
+/// the others took under 2 s; `09` and `01` each read a whole reply of one of the race's
+/// commands or nothing (the file has one reply, the latest command's, and whichever thread
+/// reads first consumes it: `09` may read `01`'s board, `03`'s `OK`, or its own status line).
+/// `board` is the first line of a board reply of this file.
+fn check_race(got: &[Done], move_limit: Duration, board: &[u8]) -> Outcome {
+    let known = |r: &[u8]| {
+        r.is_empty()
+            || r.starts_with(b"device=")
+            || r.starts_with(b"OK")
+            || (!board.is_empty() && r.starts_with(board))
+    };
     for (label, took, r) in got {
-        let r = r.as_ref().map_err(|e| format!("{label}: {e}"))?;
+        let r = r.as_ref().map_err(|e| format!("{label} ({took:?}): {e}"))?;
         println!("# {label}: {took:?}, {} bytes", r.len());
-        match *label {
-            "03" => ensure!(*took < move_limit, "03 took {took:?}"),
-            "09" => ensure!(
-                r.is_empty() || r.starts_with(b"device=") || r.starts_with(b"OK"),
-                "09 replied {:?}",
-                String::from_utf8_lossy(r)
-            ),
-            _ => ensure!(
+        if *label == "03" {
+            ensure!(*took < move_limit, "03 took {took:?}");
+        } else {
+            ensure!(
                 *took < Duration::from_secs(2),
                 "{label} took {took:?} during the search"
-            ),
+            );
+        }
+        if *label == "09" || *label == "01" {
+            ensure!(known(r), "{label} replied {:?}", String::from_utf8_lossy(r));
         }
     }
     Ok(())
+}
+
+/// The first line of the board reply (`01`) on `f`, with its newline.
+fn board_line(f: &File) -> Result<Vec<u8>, String> {
+    let mut r = board(f)?;
+    let end = r
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(r.len(), |i| i + 1);
+    r.truncate(end);
+    ensure!(end > 1, "01 replied {:?}", String::from_utf8_lossy(&r));
+    Ok(r)
 }
 
 fn threads_reversi(_: u32) -> Outcome {
@@ -194,6 +214,7 @@ fn threads_kxo(_: u32) -> Outcome {
     for _ in 0..20 {
         let r = cmd(&f, "00 X 6 100 1")?;
         same("00", &r, b"OK\n")?;
+        let first = board_line(&f)?;
         let got = race(
             &f,
             "03",
@@ -201,7 +222,7 @@ fn threads_kxo(_: u32) -> Outcome {
             Duration::from_millis(2),
             Duration::from_secs(20),
         )?;
-        check_race(&got, Duration::from_secs(5))?;
+        check_race(&got, Duration::from_secs(5), &first)?;
     }
     Ok(())
 }
