@@ -42,6 +42,17 @@ impl Budget {
     }
 }
 
+/// The argument of `05`: `1000` or `N5000` (for user space: the module never prints one).
+#[cfg(not(MODULE))]
+impl core::fmt::Display for Budget {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Budget::TimeMs(ms) => write!(f, "{ms}"),
+            Budget::Nodes(n) => write!(f, "N{n}"),
+        }
+    }
+}
+
 /// Parses 1..=`max_len` ASCII digits without a superfluous leading zero.
 pub fn parse_decimal(digits: &[u8], max_len: usize) -> Option<u64> {
     if digits.is_empty() || digits.len() > max_len || max_len > 19 {

@@ -211,7 +211,7 @@ impl Game for Chess {
         Ok(status_word(self.game.play(m)))
     }
 
-    fn human_04(&mut self) -> Result<Word, Word> {
+    fn pass_or_resign(&mut self) -> Result<Word, Word> {
         if self.game.resign(self.human) {
             Ok(Word::Ok)
         } else {

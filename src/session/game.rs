@@ -90,7 +90,7 @@ pub trait Game: Clone + Sized + Unpin {
         Err(Word::UnkCmd)
     }
     /// The human's `04` (reversi: pass, chess: resign). Returns the reply word.
-    fn human_04(&mut self) -> Result<Word, Word>;
+    fn pass_or_resign(&mut self) -> Result<Word, Word>;
     /// Searches a move for the side to move within the meter's budget.
     fn think<A: Alloc>(
         &self,

@@ -11,6 +11,7 @@ pub mod command;
 pub mod cursor;
 pub mod game;
 pub mod nxn_game;
+pub mod protocol;
 pub mod reply;
 pub mod reversi_game;
 pub mod scratch;

@@ -257,7 +257,7 @@ impl Game for Nxn {
         self.play(tile).ok_or(Word::IllMove)
     }
 
-    fn human_04(&mut self) -> Result<Word, Word> {
+    fn pass_or_resign(&mut self) -> Result<Word, Word> {
         Err(Word::IllMove)
     }
 

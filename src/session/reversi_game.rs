@@ -191,7 +191,7 @@ impl Game for Reversi {
         Ok(self.advance(next, Last::Square(sq)))
     }
 
-    fn human_04(&mut self) -> Result<Word, Word> {
+    fn pass_or_resign(&mut self) -> Result<Word, Word> {
         let next = self.pos.pass().ok_or(Word::IllMove)?;
         Ok(self.advance(next, Last::Pass))
     }

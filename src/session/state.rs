@@ -9,8 +9,9 @@
 
 use core::fmt::Write;
 
-use super::command::{frame, Command};
+use super::command::frame;
 use super::game::{Game, Thought};
+use super::protocol::Request;
 use super::reply::{Reply, Word};
 use crate::common::budget::Budget;
 
@@ -161,21 +162,20 @@ impl<G: Game> Session<G> {
 
     fn dispatch(&mut self, raw: &[u8], env: &Env, out: &mut Reply) -> Result<Option<G>, Word> {
         let line = frame(raw)?;
-        let cmd = Command::split(line, Self::known)?;
         if self.busy && line != b"01" {
             // The caller waits for the search; reaching this is a caller bug: change nothing.
+            Request::parse(line, Self::known)?;
             return Err(Word::Oot);
         }
-        let word = match cmd.number {
-            0 => {
+        let word = match Request::parse(line, Self::known)? {
+            Request::New(args) => {
                 let (side, game) =
-                    G::parse_new(cmd.args()?, &self.config, env.nonce).ok_or(Word::InvFmt)?;
+                    G::parse_new(args.as_bytes(), &self.config, env.nonce).ok_or(Word::InvFmt)?;
                 self.human = side;
                 self.game = Some(game);
                 Word::Ok
             }
-            1 => {
-                cmd.no_args()?;
+            Request::Board => {
                 match &self.game {
                     Some(g) => g.write_board(out),
                     None if G::BOARD_BEFORE_GAME => G::write_idle_board(out),
@@ -183,65 +183,56 @@ impl<G: Game> Session<G> {
                 }
                 return Ok(None);
             }
-            2 => {
-                let input = G::parse_move(cmd.args()?).ok_or(Word::InvFmt)?;
+            Request::Move(args) => {
+                let input = G::parse_move(args.as_bytes()).ok_or(Word::InvFmt)?;
                 let g = self.in_progress()?;
                 if !g.human_to_move() {
                     return Err(Word::Oot);
                 }
                 g.play_human(input)?
             }
-            3 | 8 => {
-                cmd.no_args()?;
+            r @ (Request::CpuMove | Request::CpuMoveForHuman) => {
                 let g = self.in_progress()?;
-                if g.human_to_move() != (cmd.number == 8) {
+                if g.human_to_move() != (r == Request::CpuMoveForHuman) {
                     return Err(Word::Oot);
                 }
                 return Ok(Some(g.clone()));
             }
-            4 => {
-                cmd.no_args()?;
+            Request::PassOrResign => {
                 let g = self.in_progress()?;
                 if !g.human_to_move() {
                     return Err(Word::Oot);
                 }
-                g.human_04()?
+                g.pass_or_resign()?
             }
-            5 => {
-                self.budget = Budget::parse(cmd.args()?).ok_or(Word::InvFmt)?;
+            Request::Budget(b) => {
+                self.budget = b;
                 Word::Ok
             }
-            6 | 7 | 11 => {
-                cmd.no_args()?;
+            r @ (Request::LastMove | Request::LegalMoves | Request::Position) => {
                 let g = self.started()?;
-                match cmd.number {
-                    6 => g.write_last(out),
-                    7 => g.write_legal(out),
+                match r {
+                    Request::LastMove => g.write_last(out),
+                    Request::LegalMoves => g.write_legal(out),
                     _ => g.write_position(out),
                 }
                 let _ = out.push(b"\n");
                 return Ok(None);
             }
-            9 => {
-                cmd.no_args()?;
+            Request::Status => {
                 self.write_status(env, out);
                 return Ok(None);
             }
-            12 => {
-                let args = cmd.args()?;
-                self.in_progress()?.append(args)?
-            }
-            10 => {
-                let g = G::setup(cmd.args()?, self.human).ok_or(Word::InvFmt)?;
+            Request::Append(args) => self.in_progress()?.append(args.as_bytes())?,
+            Request::Setup(args) => {
+                let g = G::setup(args.as_bytes(), self.human).ok_or(Word::InvFmt)?;
                 self.game = Some(g);
                 Word::Ok
             }
-            99 => {
-                cmd.no_args()?;
+            Request::Help => {
                 let _ = out.push(G::HELP.as_bytes());
                 return Ok(None);
             }
-            _ => return Err(Word::UnkCmd),
         };
         out.set_word(word);
         Ok(None)

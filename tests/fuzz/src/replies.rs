@@ -9,31 +9,9 @@ use kgames_session::session::reply::{Word, REPLY_MAX};
 /// `read(fd, buf, 1024)`. Only `07` (all legal moves) and `99` (help) may be longer.
 pub const CLASSIC_READ: usize = 1024;
 
-const WORDS: [Word; 11] = [
-    Word::Ok,
-    Word::UnkCmd,
-    Word::InvFmt,
-    Word::NoGame,
-    Word::Oot,
-    Word::IllMove,
-    Word::Win,
-    Word::Lose,
-    Word::Tie,
-    Word::Check,
-    Word::Mate,
-];
-
-/// The reply word `reply` is, if it is one.
+/// The reply word `reply` is, byte for byte (its newline included), if it is one.
 pub fn word(reply: &[u8]) -> Option<Word> {
-    WORDS.into_iter().find(|w| w.as_bytes() == reply)
-}
-
-/// True for the words that reject a command (which must then change nothing).
-pub fn is_rejection(w: Word) -> bool {
-    matches!(
-        w,
-        Word::UnkCmd | Word::InvFmt | Word::NoGame | Word::Oot | Word::IllMove
-    )
+    Word::ALL.into_iter().find(|w| w.as_bytes() == reply)
 }
 
 /// The command number of a raw write, if it starts with two digits.

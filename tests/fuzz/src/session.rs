@@ -15,7 +15,7 @@ use std::cell::RefCell;
 
 use kgames_session::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_session::session::game::{Game, Thought};
-use kgames_session::session::reply::Reply;
+use kgames_session::session::reply::{Reply, Word};
 use kgames_session::session::state::{Action, Env, Session};
 
 use crate::replies;
@@ -179,7 +179,7 @@ pub fn write<G: Game>(
         }
     }
     replies::check::<G>(raw, out.as_bytes());
-    if replies::word(out.as_bytes()).is_some_and(replies::is_rejection) {
+    if replies::word(out.as_bytes()).is_some_and(Word::is_rejection) {
         assert!(unchanged(s, seen), "rejected {raw:?} changed the game");
     }
 }

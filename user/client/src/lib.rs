@@ -1,7 +1,8 @@
 //! The client side of the kgames devices, written once for every user tool (docs/protocol.md).
 //!
-//! A tool sends command lines such as `02 3 2` and reads replies such as `OK\n` through a
-//! [`Transport`]:
+//! A tool sends typed requests ([`Request`]: `Request::Move("3 2")` is the line `02 3 2`) and
+//! reads typed replies ([`Response`]: the [`Word`], the `09` [`Status`], the legal moves)
+//! through a [`Transport`]:
 //!
 //! - [`Device`]: a file of `/dev/reversi`, `/dev/chess` or `/dev/kxo`, detached to a private
 //!   game ([`Sharing::Private`], `KGAMES_IOC_PRIVATE`) or playing the user's shared game.
@@ -9,27 +10,27 @@
 //!   process, for hosts without the module and for tests: the same replies, searched on the
 //!   host's [`WallClock`].
 //!
-//! Both take a command line without its `\n` and give back the whole reply. A CPU move
-//! (`03`, `08`) blocks in [`Transport::cmd`]; another thread may end it two ways, as on the
-//! device: [`Transport::interrupt`] discards the search and leaves the game unchanged (a
-//! signal), [`Transport::stop_search`] plays the best move found so far
-//! (`KGAMES_IOC_STOP_SEARCH`).
+//! The types are the session layer's own ([`protocol`]): the device parses every line with
+//! the parser whose encoder builds it here. A CPU move (`03`, `08`) blocks in
+//! [`Transport::send`]; another thread may end it two ways, as on the device:
+//! [`Transport::interrupt`] discards the search and leaves the game unchanged (a signal),
+//! [`Transport::stop_search`] plays the best move found so far (`KGAMES_IOC_STOP_SEARCH`).
+//! [`Transport::cmd`] sends a raw line, for tests of malformed input.
 //!
-//! [`status_value`] reads one `key=value` of a `09` reply. [`interrupt`] is the signal
-//! behind [`Device`]'s interrupt, for any blocking call. [`cli_test`] is for the tools' own
-//! tests: `--help`, `--version` and an unknown option.
+//! [`interrupt`] is the signal behind [`Device`]'s interrupt, for any blocking call.
+//! [`cli_test`] is for the tools' own tests: `--help`, `--version` and an unknown option.
 //!
 //! ```rust
-//! use kgames_client::{status_value, InProcess, Transport};
+//! use kgames_client::{Budget, InProcess, Request, Transport, Word};
 //! use kgames_session::reversi_game::Reversi;
 //!
 //! let t = InProcess::<Reversi>::new(1 << 14);
-//! assert_eq!(t.cmd("00 X").unwrap(), "OK\n");
-//! assert_eq!(t.cmd("02 3 2").unwrap(), "OK\n");
-//! assert_eq!(t.cmd("05 N2000").unwrap(), "OK\n");
-//! assert_eq!(t.cmd("03").unwrap(), "OK\n");
-//! let status = t.cmd("09").unwrap();
-//! assert_eq!(status_value(&status, "state"), Some("playing"));
+//! assert_eq!(t.send(Request::New("X")).unwrap().word(), Some(Word::Ok));
+//! assert_eq!(t.send(Request::Move("3 2")).unwrap().word(), Some(Word::Ok));
+//! t.send(Request::Budget(Budget::Nodes(2000))).unwrap();
+//! assert!(t.send(Request::CpuMove).unwrap().accepted());
+//! let status = t.send(Request::Status).unwrap();
+//! assert!(status.status().playing());
 //! ```
 
 pub mod cli_test;
@@ -38,21 +39,24 @@ pub mod device;
 pub mod in_process;
 pub mod interrupt;
 pub mod network;
-pub mod status;
+pub mod response;
 
 use std::io;
 
 pub use clock::WallClock;
 pub use device::{Device, Sharing};
 pub use in_process::InProcess;
-pub use status::status_value;
+pub use kgames_session::protocol::{self, Budget, Request, Status, Word};
+pub use response::Response;
 
 /// Where command lines go: a device file or the session layer in this process.
 ///
 /// `cmd` may run in one thread (the CPU's move) while another calls `interrupt`,
 /// `stop_search` or `cmd("01")` (answered at once from the position before the move).
 pub trait Transport: Send + Sync {
-    /// Sends one command line (without `\n`) and returns the whole reply, `\n` included.
+    /// Sends one raw command line (without `\n`) and returns the whole reply, `\n` included.
+    /// Tools send [`Request`]s with [`Transport::send`]; this is for lines no request makes
+    /// (tests of malformed input).
     ///
     /// A command ended by [`Transport::interrupt`] fails with
     /// [`io::ErrorKind::Interrupted`], the game unchanged.
@@ -70,4 +74,9 @@ pub trait Transport: Send + Sync {
 
     /// What the transport is, for people: `/dev/chess, private game`.
     fn label(&self) -> String;
+
+    /// Sends one request and returns its reply: the way tools talk to a device.
+    fn send(&self, request: Request<'_>) -> io::Result<Response> {
+        self.cmd(&request.to_string()).map(Response::new)
+    }
 }

@@ -11,18 +11,12 @@
 
 use crate::engine::{any_legal_move, bestmove_line, send, Engine, Info, SearchRequest, Setup};
 use crate::timeman::Limit;
-use kgames_client::{status_value, Sharing, Transport};
+use kgames_client::protocol::LINE_MAX;
+use kgames_client::{Budget, Request, Response, Sharing, Transport, Word};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// The device's line limit, `\n` included.
-const LINE_MAX: usize = 256;
-/// The largest time budget `05` accepts (ms).
-const MAX_MS: u64 = 9000;
-/// The largest node budget `05` accepts.
-const MAX_NODES: u64 = 1_000_000_000_000;
 
 /// The engine behind `/dev/chess`.
 pub struct Device {
@@ -43,35 +37,35 @@ impl Device {
     }
 }
 
-/// Sends one command line and returns its reply.
-fn command(dev: &kgames_client::Device, line: &str) -> Result<String, String> {
-    dev.cmd(line)
-        .map_err(|e| format!("{}: {e}", crate::protocol::clip(line)))
+/// Sends one request and returns its reply.
+fn command(dev: &kgames_client::Device, r: Request<'_>) -> Result<Response, String> {
+    dev.send(r)
+        .map_err(|e| format!("{}: {e}", crate::protocol::clip(&r.to_string())))
 }
 
-/// Sends a command that must answer one of `ok` words.
-fn expect(dev: &kgames_client::Device, line: &str, ok: &[&str]) -> Result<String, String> {
-    let reply = command(dev, line)?;
-    let word = reply.trim_end();
-    if ok.contains(&word) {
-        Ok(word.to_string())
-    } else {
-        Err(format!("{}: {word}", crate::protocol::clip(line)))
-    }
+/// Sends a request that must answer one of the words `ok`.
+fn expect(dev: &kgames_client::Device, r: Request<'_>, ok: &[Word]) -> Result<Word, String> {
+    command(dev, r)?
+        .expect(r, ok)
+        .map_err(|e| crate::protocol::clip(&e.to_string()))
 }
 
-/// The `12` lines for `moves`, each within the line limit.
+/// The arguments of the `12` lines for `moves`, each line within the line limit.
 pub fn append_lines(moves: &[String]) -> Vec<String> {
+    // "12 " and the newline around the arguments.
+    let room = LINE_MAX - 4;
     let mut lines = Vec::new();
-    let mut line = String::from("12");
+    let mut line = String::new();
     for m in moves {
-        if line.len() + 1 + m.len() + 1 > LINE_MAX {
-            lines.push(std::mem::replace(&mut line, String::from("12")));
+        if !line.is_empty() && line.len() + 1 + m.len() > room {
+            lines.push(std::mem::take(&mut line));
         }
-        line.push(' ');
+        if !line.is_empty() {
+            line.push(' ');
+        }
         line.push_str(m);
     }
-    if line.len() > 2 {
+    if !line.is_empty() {
         lines.push(line);
     }
     lines
@@ -85,37 +79,49 @@ fn search(
     request: SearchRequest,
     start: Instant,
 ) -> Result<Option<String>, String> {
-    expect(f, "00 W", &["OK"])?;
+    const MOVED: &[Word] = &[Word::Ok, Word::Check, Word::Mate, Word::Tie];
+    expect(f, Request::New("W"), &[Word::Ok])?;
     if let Some(fen) = &setup.fen {
-        expect(f, &format!("10 {fen}"), &["OK"])?;
+        expect(f, Request::Setup(fen), &[Word::Ok])?;
     }
     for line in append_lines(&setup.moves) {
-        expect(f, &line, &["OK", "CHECK", "MATE", "TIE"])?;
+        expect(f, Request::Append(&line), MOVED)?;
     }
     let budget = match request.limit {
-        Limit::Millis(ms) => ms.clamp(1, MAX_MS).to_string(),
-        Limit::Nodes(n) => format!("N{}", n.clamp(1, MAX_NODES)),
-        Limit::Infinite => format!("N{MAX_NODES}"),
+        Limit::Millis(ms) => Budget::TimeMs(
+            u32::try_from(ms)
+                .unwrap_or(Budget::MAX_MS)
+                .clamp(1, Budget::MAX_MS),
+        ),
+        Limit::Nodes(n) => Budget::Nodes(n.clamp(1, Budget::MAX_NODES)),
+        Limit::Infinite => Budget::Nodes(Budget::MAX_NODES),
     };
-    expect(f, &format!("05 {budget}"), &["OK"])?;
+    expect(f, Request::Budget(budget), &[Word::Ok])?;
     let white = setup.game.position().turn() == kgames_chess::square::Color::White;
-    let reply = command(f, if white { "08" } else { "03" })?;
-    match reply.trim_end() {
-        "OK" | "CHECK" | "MATE" | "TIE" => {}
-        "NOGAME" => return Ok(None),
-        other => return Err(format!("the CPU's move: {other}")),
+    let cpu = if white {
+        Request::CpuMoveForHuman
+    } else {
+        Request::CpuMove
+    };
+    let reply = command(f, cpu)?;
+    match reply.word() {
+        Some(w) if MOVED.contains(&w) => {}
+        Some(Word::NoGame) => return Ok(None),
+        _ => return Err(format!("the CPU's move: {}", reply.line())),
     }
-    let last = command(f, "06")?;
-    let mv = last.split_whitespace().nth(1).map(str::to_string);
-    let status = command(f, "09")?;
-    let number = |key| status_value(&status, key).and_then(|v| v.parse::<i64>().ok());
+    let last = command(f, Request::LastMove)?;
+    let mv = last.line().split(' ').nth(1).map(str::to_string);
+    let reply = command(f, Request::Status)?;
+    let status = reply.status();
+    let number = |key| status.number::<i64>(key);
     let info = Info {
         depth: number("depth").unwrap_or(0).max(0) as u32,
         seldepth: 0,
         score: number("score").unwrap_or(0) as i32,
         nodes: number("nodes").unwrap_or(0).max(0) as u64,
         time_ms: start.elapsed().as_millis() as u64,
-        pv: status_value(&status, "pv")
+        pv: status
+            .get("pv")
             .map(|pv| {
                 pv.split(',')
                     .filter(|m| !m.is_empty())
@@ -223,10 +229,16 @@ mod tests {
             .map(|i| if i % 2 == 0 { "g1f3" } else { "e7e8q" }.to_string())
             .collect();
         let lines = append_lines(&moves);
-        assert!(lines
-            .iter()
-            .all(|l| l.len() < LINE_MAX && l.starts_with("12 ")));
-        let back: Vec<&str> = lines.iter().flat_map(|l| l[3..].split(' ')).collect();
+        assert!(lines.len() > 1);
+        for l in &lines {
+            let line = format!("{}\n", Request::Append(l));
+            assert!(line.len() <= LINE_MAX, "{line}");
+            assert_eq!(
+                Request::parse(line.trim_end().as_bytes(), |_| true),
+                Ok(Request::Append(l))
+            );
+        }
+        let back: Vec<&str> = lines.iter().flat_map(|l| l.split(' ')).collect();
         assert_eq!(back, moves.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(append_lines(&[]).is_empty());
     }

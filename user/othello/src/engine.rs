@@ -8,7 +8,7 @@
 
 use std::io;
 
-use kgames_client::{status_value, Transport};
+use kgames_client::{Request, Transport, Word};
 use kgames_common::budget::Budget;
 use kgames_reversi::notation::parse_square;
 use kgames_reversi::position::{Color, Position};
@@ -41,86 +41,56 @@ pub struct ClassicEngine<T: Transport> {
     pub t: T,
 }
 
-fn bad(what: &str, reply: &str) -> io::Error {
-    io::Error::other(format!("{what}: unexpected reply {:?}", reply.trim_end()))
-}
-
-/// Reads `score=+12!` from a `09` line.
-pub fn parse_score(status: &str) -> Option<(i32, bool)> {
-    let v = status_value(status, "score")?;
-    let (v, exact) = match v.strip_suffix('!') {
-        Some(v) => (v, true),
-        None => (v, false),
-    };
-    Some((v.parse().ok()?, exact))
-}
-
 impl<T: Transport> ClassicEngine<T> {
-    fn expect(&mut self, line: &str, ok: &[&str]) -> io::Result<String> {
-        let r = self.t.cmd(line)?;
-        if ok.iter().any(|w| r == format!("{w}\n")) {
-            Ok(r)
-        } else {
-            Err(bad(line, &r))
-        }
+    fn expect(&mut self, r: Request<'_>, ok: &[Word]) -> io::Result<Word> {
+        self.t.send(r)?.expect(r, ok)
     }
 }
 
-const MOVE_REPLIES: &[&str] = &["OK", "WIN", "LOSE", "TIE"];
+const MOVE_REPLIES: &[Word] = &[Word::Ok, Word::Win, Word::Lose, Word::Tie];
 
 impl<T: Transport> Engine for ClassicEngine<T> {
     fn start(&mut self, pos: &Position, engine: Color) -> io::Result<()> {
-        let human = char::from(engine.other().letter());
-        self.expect(&format!("00 {human}"), &["OK"])?;
+        let human = char::from(engine.other().letter()).to_string();
+        self.expect(Request::New(&human), &[Word::Ok])?;
         let setup = pos.setup();
-        self.expect(&format!("10 {}", String::from_utf8_lossy(&setup)), &["OK"])?;
+        self.expect(
+            Request::Setup(&String::from_utf8_lossy(&setup)),
+            &[Word::Ok],
+        )?;
         Ok(())
     }
 
     fn set_budget(&mut self, budget: Budget) -> io::Result<()> {
-        let arg = match budget {
-            Budget::TimeMs(ms) => ms.to_string(),
-            Budget::Nodes(n) => format!("N{n}"),
-        };
-        self.expect(&format!("05 {arg}"), &["OK"]).map(|_| ())
+        self.expect(Request::Budget(budget), &[Word::Ok])
+            .map(|_| ())
     }
 
     fn opponent(&mut self, mv: Option<u8>) -> io::Result<()> {
-        let line = match mv {
-            Some(sq) => format!("02 {} {}", sq % 8, sq / 8),
-            None => "04".into(),
+        let tile;
+        let r = match mv {
+            Some(sq) => {
+                tile = format!("{} {}", sq % 8, sq / 8);
+                Request::Move(&tile)
+            }
+            None => Request::PassOrResign,
         };
-        self.expect(&line, MOVE_REPLIES).map(|_| ())
+        self.expect(r, MOVE_REPLIES).map(|_| ())
     }
 
     fn think(&mut self) -> io::Result<Decision> {
-        self.expect("03", MOVE_REPLIES)?;
-        let last = self.t.cmd("06")?;
-        let mv = match last.trim_end() {
+        self.expect(Request::CpuMove, MOVE_REPLIES)?;
+        let last = self.t.send(Request::LastMove)?;
+        let mv = match last.line() {
             "PASS" => None,
-            sq => Some(parse_square(sq.as_bytes()).ok_or_else(|| bad("06", &last))?),
+            sq => Some(parse_square(sq.as_bytes()).ok_or_else(|| {
+                io::Error::other(format!("06: unexpected reply {:?}", last.line()))
+            })?),
         };
-        let status = self.t.cmd("09")?;
-        let score = if mv.is_some() {
-            parse_score(&status)
-        } else {
-            None
+        let score = match mv {
+            Some(_) => self.t.send(Request::Status)?.status().disc_score(),
+            None => None,
         };
         Ok(Decision { mv, score })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores_from_status_lines() {
-        let s = "device=reversi state=playing human=X turn=X x=3 o=4 plies=3 score=-12! budget=N9 games=1/256";
-        assert_eq!(parse_score(s), Some((-12, true)));
-        assert_eq!(parse_score("score=+3 budget=1ms"), Some((3, false)));
-        assert_eq!(parse_score("score=+0"), Some((0, false)));
-        assert_eq!(parse_score("device=reversi state=none"), None);
-        assert_eq!(parse_score("score=x!"), None);
     }
 }

@@ -16,7 +16,7 @@ use crate::kind::Kind;
 use crate::link;
 use crate::notation;
 use crate::render::{self, View};
-use kgames_client::Transport;
+use kgames_client::{Request, Transport};
 
 /// The clock: the spinner turns and an interrupt is repeated this often.
 pub const TICK: Duration = Duration::from_millis(150);
@@ -131,7 +131,7 @@ impl App {
 
     fn start_cpu(&mut self, tx: &Sender<CpuResult>) {
         let tx = tx.clone();
-        match CpuMove::start(self.play.link.clone(), "03", move |r| {
+        match CpuMove::start(self.play.link.clone(), Request::CpuMove, move |r| {
             tx.send(r);
         }) {
             Ok(c) => {
@@ -305,11 +305,11 @@ impl App {
             'l' => self.show_legal = !self.show_legal,
             '?' => self.help = true,
             'p' if kind == Kind::Reversi => {
-                let n = self.play.human_04();
+                let n = self.play.pass_or_resign();
                 self.after(n, tx);
             }
             'r' if kind == Kind::Chess => {
-                let n = self.play.human_04();
+                let n = self.play.pass_or_resign();
                 self.after(n, tx);
             }
             _ => self.play.st.message = format!("{c}: no such key in {kind} (? lists the keys)"),

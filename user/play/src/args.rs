@@ -1,6 +1,10 @@
 //! The command line (clap). Bad arguments print the usage and exit with status 2.
 
 use clap::Parser;
+use std::ops::RangeInclusive;
+
+use kgames_client::protocol::{NXN_PLAYOUTS, NXN_SIZES, NXN_WORKERS};
+use kgames_client::Budget;
 
 use crate::game::Options;
 use crate::kind::Kind;
@@ -29,18 +33,18 @@ pub struct Args {
     /// The CPU's budget per move: milliseconds (1-9000) or N followed by a node count, e.g.
     /// N5000 (reversi, chess).
     #[arg(long, value_name = "MS|N<nodes>", value_parser = parse_budget)]
-    pub budget: Option<String>,
+    pub budget: Option<Budget>,
     /// Play your user's shared game instead of a private one.
     #[arg(long)]
     pub shared: bool,
     /// kxo: the board size N (3-6).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=6))]
+    #[arg(long, value_name = "N", value_parser = within(NXN_SIZES))]
     pub size: Option<u8>,
     /// kxo: random playouts per tile T (1-100).
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u8).range(1..=100))]
+    #[arg(long, value_name = "T", value_parser = within(NXN_PLAYOUTS))]
     pub playouts: Option<u8>,
     /// kxo: work items P of the CPU's move (1-10).
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(1..=10))]
+    #[arg(long, value_name = "P", value_parser = within(NXN_WORKERS))]
     pub workers: Option<u8>,
     /// The first game's position: chess a FEN, reversi 64 cells X/O/- and the side to move.
     #[arg(long, value_name = "POSITION")]
@@ -56,22 +60,19 @@ pub struct Args {
     pub sim: bool,
 }
 
-fn parse_budget(s: &str) -> Result<String, String> {
-    let (digits, nodes) = match s.strip_prefix('N') {
-        Some(d) => (d, true),
-        None => (s, false),
-    };
-    let ok = !digits.is_empty()
-        && digits.len() <= 9
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && digits
-            .parse::<u64>()
-            .is_ok_and(|v| v >= 1 && (nodes || v <= 9000));
-    if ok {
-        Ok(s.to_string())
-    } else {
-        Err("a budget is 1-9000 (milliseconds) or N followed by a node count (N20000)".into())
-    }
+/// A clap parser of a `u8` within one of the protocol's ranges.
+fn within(r: RangeInclusive<u8>) -> clap::builder::RangedI64ValueParser<u8> {
+    clap::value_parser!(u8).range(i64::from(*r.start())..=i64::from(*r.end()))
+}
+
+fn parse_budget(s: &str) -> Result<Budget, String> {
+    Budget::parse(s.as_bytes()).ok_or_else(|| {
+        format!(
+            "a budget is 1-{} (milliseconds) or N followed by a node count (N20000), \
+             no leading zero",
+            Budget::MAX_MS
+        )
+    })
 }
 
 impl Args {
@@ -99,7 +100,7 @@ impl Args {
             return Err("--fen is for chess and reversi".into());
         }
         Ok(Options {
-            budget: self.budget.clone(),
+            budget: self.budget,
             size: self.size,
             playouts: self.playouts,
             workers: self.workers,
@@ -114,10 +115,22 @@ mod tests {
 
     #[test]
     fn budgets() {
-        for ok in ["1", "9000", "N1", "N20000"] {
+        for ok in ["1", "9000", "N1", "N20000", "N1000000000000"] {
             assert!(parse_budget(ok).is_ok(), "{ok}");
         }
-        for bad in ["0", "9001", "N", "N0", "x", "-5", "1000000000", "n20"] {
+        // The device's own rules (Budget::parse): "0100" is INVFMT there, so refused here.
+        for bad in [
+            "0",
+            "9001",
+            "N",
+            "N0",
+            "x",
+            "-5",
+            "1000000000",
+            "n20",
+            "0100",
+            "N010",
+        ] {
             assert!(parse_budget(bad).is_err(), "{bad}");
         }
     }

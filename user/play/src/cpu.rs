@@ -6,13 +6,13 @@ use std::io;
 use std::sync::Arc;
 use std::thread;
 
-use kgames_client::Transport;
+use kgames_client::{Request, Response, Transport};
 
 /// How a CPU move ended.
 #[derive(Debug)]
 pub enum CpuResult {
     /// The device's reply.
-    Reply(String),
+    Reply(Response),
     /// The move was interrupted: the device left the game unchanged.
     Interrupted,
     /// The write or read failed.
@@ -25,17 +25,17 @@ pub struct CpuMove {
 }
 
 impl CpuMove {
-    /// Writes `line` (`03`) in a new thread; `done` gets the result.
+    /// Sends `request` (`03`) in a new thread; `done` gets the result.
     pub fn start(
         link: Arc<dyn Transport>,
-        line: &'static str,
+        request: Request<'static>,
         done: impl FnOnce(CpuResult) + Send + 'static,
     ) -> io::Result<CpuMove> {
         let l = link.clone();
         thread::Builder::new()
             .name("cpu-move".into())
             .spawn(move || {
-                let r = match l.cmd(line) {
+                let r = match l.send(request) {
                     Ok(reply) => CpuResult::Reply(reply),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => CpuResult::Interrupted,
                     Err(e) => CpuResult::Failed(e.to_string()),
@@ -95,7 +95,7 @@ mod tests {
             blocked: Blocked::new(),
         });
         let (done, got) = mpsc::channel();
-        let m = CpuMove::start(link, "03", move |r| {
+        let m = CpuMove::start(link, Request::CpuMove, move |r| {
             let _ = done.send(r);
         })
         .unwrap();

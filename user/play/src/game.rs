@@ -11,13 +11,14 @@ use crate::cpu::CpuResult;
 use crate::kind::Kind;
 use crate::notation;
 use crate::words;
-use kgames_client::{status_value, Transport};
+use kgames_client::protocol::{Grid, ReversiBoard};
+use kgames_client::{Budget, Request, Response, Transport, Word};
 
 /// Choices from the command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// The CPU's budget (`05` argument: `500` or `N20000`), reversi and chess.
-    pub budget: Option<String>,
+    /// The CPU's budget (`05`), reversi and chess.
+    pub budget: Option<Budget>,
     /// kxo: the board size N (3-6).
     pub size: Option<u8>,
     /// kxo: playouts per tile T (1-100).
@@ -303,22 +304,6 @@ pub struct Play {
     pub st: State,
 }
 
-fn parse_grid(text: &str) -> Option<(u8, Vec<u8>)> {
-    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
-    let n = u8::try_from(rows.len()).ok()?;
-    let mut cells = Vec::new();
-    for r in &rows {
-        let b = r.as_bytes();
-        if b.len() != 1 + 4 * rows.len() {
-            return None;
-        }
-        for c in 0..rows.len() {
-            cells.push(b[2 + 4 * c]);
-        }
-    }
-    (3..=6).contains(&n).then_some((n, cells))
-}
-
 impl Play {
     /// A game of `kind` with the person on `human`; nothing sent yet ([`Play::start`]).
     pub fn new(kind: Kind, link: Arc<dyn Transport>, opts: Options, human: char) -> Play {
@@ -349,59 +334,55 @@ impl Play {
         }
     }
 
-    /// Sends `line`; a failure of the line itself is a message.
-    fn send(&self, line: &str) -> Result<String, String> {
+    /// Sends `r`; a failure of the line itself is a message.
+    fn send(&self, r: Request<'_>) -> Result<Response, String> {
         self.link
-            .cmd(line)
-            .map_err(|e| format!("{}: {line}: {e}", self.link.label()))
+            .send(r)
+            .map_err(|e| format!("{}: {r}: {e}", self.link.label()))
     }
 
     /// Sends a command that must answer `OK`.
-    fn send_ok(&self, line: &str) -> Result<(), String> {
-        let r = self.send(line)?;
-        if r == "OK\n" {
-            Ok(())
-        } else {
-            Err(format!("\"{line}\": {}", words::describe(&r)))
+    fn send_ok(&self, r: Request<'_>) -> Result<(), String> {
+        let reply = self.send(r)?;
+        match reply.word() {
+            Some(Word::Ok) => Ok(()),
+            _ => Err(format!("\"{r}\": {}", words::describe(&reply))),
         }
     }
 
     /// Starts a new game (from `fen` if given) and reads it back.
     pub fn start(&mut self, fen: Option<&str>) -> Result<Next, String> {
         let kind = self.st.kind;
-        let human = self.st.human;
-        if let (Some(b), true) = (&self.opts.budget, kind != Kind::Kxo) {
-            self.send_ok(&format!("05 {b}"))?;
+        let human = self.st.human.to_string();
+        if let (Some(b), true) = (self.opts.budget, kind != Kind::Kxo) {
+            self.send_ok(Request::Budget(b))?;
         }
-        self.send_ok(&format!("00 {human}"))?;
+        self.send_ok(Request::New(&human))?;
         if kind == Kind::Kxo
             && (self.opts.size.is_some()
                 || self.opts.playouts.is_some()
                 || self.opts.workers.is_some())
         {
             // Omitted values keep the device's defaults (the module parameters, from 09).
-            let st = self.send("09")?;
-            let get = |k: &str, v: Option<u8>| {
-                v.map(|x| x.to_string())
-                    .or_else(|| status_value(&st, k).map(str::to_string))
-                    .unwrap_or_default()
-            };
-            let line = format!(
-                "00 {human} {} {} {}",
+            let st = self.send(Request::Status)?;
+            let st = st.status();
+            let get = |k: &str, v: Option<u8>| v.or_else(|| st.number(k)).unwrap_or_default();
+            let args = format!(
+                "{human} {} {} {}",
                 get("n", self.opts.size),
                 get("playouts", self.opts.playouts),
                 get("workers", self.opts.workers)
             );
-            self.send_ok(line.trim_end())?;
+            self.send_ok(Request::New(&args))?;
         }
         if let Some(f) = fen {
-            self.send_ok(&format!("10 {f}"))?;
+            self.send_ok(Request::Setup(f))?;
         }
         self.st.over = false;
         self.st.result = None;
         self.st.last_human = None;
         self.st.last_cpu = None;
-        self.st.message = format!("new game: you play {}", kind.side_name(human));
+        self.st.message = format!("new game: you play {}", kind.side_name(self.st.human));
         self.refresh()?;
         Ok(self.next())
     }
@@ -409,55 +390,51 @@ impl Play {
     /// Reads the board, the status and the legal moves back.
     pub fn refresh(&mut self) -> Result<(), String> {
         let kind = self.st.kind;
-        let status = self.send("09")?;
-        if !status.starts_with("device=") {
-            return Err(format!("09: {}", words::describe(&status)));
+        let reply = self.send(Request::Status)?;
+        let status = reply.status();
+        if status.get("device").is_none() {
+            return Err(format!("09: {}", words::describe(&reply)));
         }
         match kind {
             Kind::Reversi => {
-                let b = self.send("01")?;
-                let bytes = b.as_bytes();
-                if bytes.len() != 67 || bytes[64] != b'\t' {
-                    return Err(format!("01: {}", words::describe(&b)));
-                }
-                let mut cells = [0u8; 64];
-                cells.copy_from_slice(&bytes[..64]);
-                self.st.cells = Cells::Reversi(cells);
-                self.st.to_move = char::from(bytes[65]);
+                let b = self.send(Request::Board)?;
+                let board = ReversiBoard::parse(b.text())
+                    .ok_or_else(|| format!("01: {}", words::describe(&b)))?;
+                self.st.cells = Cells::Reversi(board.cells);
+                self.st.to_move = char::from(board.to_move);
             }
             Kind::Chess => {
-                let f = self.send("11")?;
-                let pos = Position::from_fen(f.trim_end().as_bytes())
+                let f = self.send(Request::Position)?;
+                let pos = Position::from_fen(f.line().as_bytes())
                     .map_err(|_| format!("11: {}", words::describe(&f)))?;
                 self.st.to_move = if pos.turn() == Color::White { 'W' } else { 'B' };
                 self.st.cells = Cells::Chess(Box::new(pos));
             }
             Kind::Kxo => {
-                let g = self.send("01")?;
-                let (n, cells) =
-                    parse_grid(&g).ok_or_else(|| format!("01: {}", words::describe(&g)))?;
-                self.st.cells = Cells::Kxo { n, cells };
-                if let Some(t) = status_value(&status, "turn").and_then(|t| t.chars().next()) {
+                let g = self.send(Request::Board)?;
+                let grid =
+                    Grid::parse(g.text()).ok_or_else(|| format!("01: {}", words::describe(&g)))?;
+                self.st.cells = Cells::Kxo {
+                    n: grid.n(),
+                    cells: grid.tiles().to_vec(),
+                };
+                if let Some(t) = status.get("turn").and_then(|t| t.chars().next()) {
                     self.st.to_move = t;
                 }
             }
         }
-        self.st.over = status_value(&status, "state") == Some("over");
+        self.st.over = status.get("state") == Some("over");
         if self.st.over && self.st.result.is_none() {
             self.st.result = Some("The game is over".into());
         }
-        self.st.status = status.trim_end().to_string();
-        let legal = self.send("07")?;
-        let sep = if kind == Kind::Kxo { ',' } else { ' ' };
-        self.st.legal = if legal.starts_with("NOGAME") {
+        self.st.status = reply.line().to_string();
+        let legal = self.send(Request::LegalMoves)?;
+        self.st.legal = if legal.word().is_some() {
             Vec::new()
+        } else if kind == Kind::Kxo {
+            legal.legal_tiles().map(str::to_string).collect()
         } else {
-            legal
-                .trim_end()
-                .split(sep)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect()
+            legal.legal_moves().map(str::to_string).collect()
         };
         Ok(())
     }
@@ -490,7 +467,7 @@ impl Play {
         }
         match self.translate(text) {
             Ok(arg) => {
-                let r = self.send(&format!("02 {arg}"));
+                let r = self.send(Request::Move(&arg));
                 self.answer(r, Mover::Human, "")
             }
             Err(e) => {
@@ -501,14 +478,15 @@ impl Play {
     }
 
     /// `04`: the person passes (reversi) or resigns (chess).
-    pub fn human_04(&mut self) -> Next {
+    pub fn pass_or_resign(&mut self) -> Next {
         let what = match self.st.kind {
             Kind::Chess => "you resign",
             Kind::Reversi => "you pass",
             Kind::Kxo => "a pass",
         };
-        let r = self.send("04");
-        let resigned = self.st.kind == Kind::Chess && matches!(&r, Ok(s) if s == "OK\n");
+        let r = self.send(Request::PassOrResign);
+        let resigned =
+            self.st.kind == Kind::Chess && matches!(&r, Ok(s) if s.word() == Some(Word::Ok));
         let previous = self.st.last_human.clone();
         let next = self.answer(r, Mover::Human, what);
         if resigned {
@@ -536,7 +514,7 @@ impl Play {
         }
     }
 
-    fn answer(&mut self, r: Result<String, String>, who: Mover, what: &str) -> Next {
+    fn answer(&mut self, r: Result<Response, String>, who: Mover, what: &str) -> Next {
         let reply = match r {
             Ok(s) => s,
             Err(e) => {
@@ -544,7 +522,7 @@ impl Play {
                 return self.next();
             }
         };
-        if !words::accepted(&reply) {
+        if !reply.accepted() {
             let what = if what.is_empty() { "your move" } else { what };
             let what = if who == Mover::Cpu {
                 "the CPU's move"
@@ -560,7 +538,7 @@ impl Play {
             return self.next();
         }
         let last = self.last_move(&before);
-        let said = if reply == "OK\n" {
+        let said = if reply.word() == Some(Word::Ok) {
             String::new()
         } else {
             format!(": {}", words::describe(&reply))
@@ -574,8 +552,10 @@ impl Play {
             Mover::Human => self.st.last_human = last,
             Mover::Cpu => self.st.last_cpu = last,
         }
-        let word = reply.trim_end();
-        if let Some(r) = words::result(word, who, self.st.kind) {
+        if let Some(r) = reply
+            .word()
+            .and_then(|w| words::result(w, who, self.st.kind))
+        {
             let mut r = r.to_string();
             if let Some((x, o)) = self.st.discs() {
                 r += &format!(" (X {x}, O {o})");
@@ -598,8 +578,8 @@ impl Play {
                 })
             }
             (Cells::Reversi(_), _) => {
-                let r = self.send("06").ok()?;
-                let t = r.trim();
+                let r = self.send(Request::LastMove).ok()?;
+                let t = r.line();
                 if t == "PASS" {
                     return Some(Last {
                         cells: Vec::new(),
@@ -613,8 +593,8 @@ impl Play {
                 })
             }
             (Cells::Chess(_), _) => {
-                let r = self.send("06").ok()?;
-                let mut parts = r.split_whitespace();
+                let r = self.send(Request::LastMove).ok()?;
+                let mut parts = r.line().split(' ');
                 let (classic, uci) = (parts.next()?, parts.next()?);
                 let (f, t) = notation::classic_squares(classic)?;
                 Some(Last {
@@ -642,7 +622,7 @@ mod tests {
             Kind::Reversi,
             'X',
             Options {
-                budget: Some("N200".into()),
+                budget: Some(Budget::Nodes(200)),
                 ..Options::default()
             },
         );
@@ -655,7 +635,7 @@ mod tests {
         assert_eq!(p.human_move("d3"), Next::Cpu);
         assert_eq!(p.st.last_human.as_ref().unwrap().text, "d3");
         assert_eq!(p.st.discs(), Some((4, 1)));
-        let r = p.link.cmd("03").unwrap();
+        let r = p.link.send(Request::CpuMove).unwrap();
         assert_eq!(p.cpu_done(CpuResult::Reply(r)), Next::Human);
         assert!(p.st.last_cpu.is_some());
         assert!(
@@ -684,14 +664,14 @@ mod tests {
             Kind::Chess,
             'B',
             Options {
-                budget: Some("N2000".into()),
+                budget: Some(Budget::Nodes(2000)),
                 ..Options::default()
             },
         );
         assert_eq!(p.start(None).unwrap(), Next::Cpu);
-        let r = p.link.cmd("03").unwrap();
+        let r = p.link.send(Request::CpuMove).unwrap();
         assert_eq!(p.cpu_done(CpuResult::Reply(r)), Next::Human);
-        assert_eq!(p.human_04(), Next::Over);
+        assert_eq!(p.pass_or_resign(), Next::Over);
         assert_eq!(p.st.result.as_deref(), Some("You resigned: the CPU wins"));
     }
 
@@ -717,7 +697,7 @@ mod tests {
         for _ in 0..9 {
             next = match next {
                 Next::Cpu => {
-                    let r = p.link.cmd("03").unwrap();
+                    let r = p.link.send(Request::CpuMove).unwrap();
                     p.cpu_done(CpuResult::Reply(r))
                 }
                 Next::Human => {
@@ -742,13 +722,5 @@ mod tests {
         assert!(p.st.message.contains("CPU move interrupted"));
         assert_eq!(p.st.cells, before);
         assert_eq!(p.next(), Next::Cpu);
-    }
-
-    #[test]
-    fn grids() {
-        let g = " --- --- ---\n| X |   | O |\n --- --- ---\n|   |   |   |\n --- --- ---\n| O |   |   |\n --- --- ---\n";
-        let (n, c) = parse_grid(g).unwrap();
-        assert_eq!((n, c), (3, b"X O   O  ".to_vec()));
-        assert!(parse_grid("OK\n").is_none());
     }
 }

@@ -53,12 +53,13 @@ pub fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kgames_client::{Request, Word};
 
     #[test]
     fn the_simulation_answers_like_the_device() {
         let l = sim(Kind::Reversi);
-        assert_eq!(l.cmd("00 X").unwrap(), "OK\n");
-        assert_eq!(l.cmd("01").unwrap().len(), 67);
+        assert_eq!(l.send(Request::New("X")).unwrap().word(), Some(Word::Ok));
+        assert_eq!(l.send(Request::Board).unwrap().text().len(), 67);
         assert_eq!(l.label(), SIM_LABEL);
     }
 

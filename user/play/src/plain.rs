@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use crate::cpu::CpuResult;
 use crate::game::{Next, Options, Play};
 use crate::kind::Kind;
+use kgames_client::Request;
 
 const HELP: &str = "\
 a move: reversi d3 or 3 2; chess e2e4, e7e8q, O-O, WPe2-e4; kxo C R
@@ -28,7 +29,7 @@ fn settle(out: &mut impl Write, play: &mut Play, mut next: Next) -> io::Result<(
     while next == Next::Cpu {
         writeln!(out, "CPU thinking...")?;
         out.flush()?;
-        let r = match play.link.cmd("03") {
+        let r = match play.link.send(Request::CpuMove) {
             Ok(s) => CpuResult::Reply(s),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => CpuResult::Interrupted,
             Err(e) => CpuResult::Failed(e.to_string()),
@@ -107,8 +108,8 @@ fn session(
                 writeln!(out, "legal moves: {}", play.st.legal.join(" "))?;
                 continue;
             }
-            ("pass", None) if play.st.kind == Kind::Reversi => play.human_04(),
-            ("resign", None) if play.st.kind == Kind::Chess => play.human_04(),
+            ("pass", None) if play.st.kind == Kind::Reversi => play.pass_or_resign(),
+            ("resign", None) if play.st.kind == Kind::Chess => play.pass_or_resign(),
             ("new", None) => start(play, None),
             ("side", None) => {
                 play.st.human = play.st.kind.other(play.st.human);

@@ -11,7 +11,7 @@ use ratatui::Frame;
 
 use crate::game::State;
 use crate::kind::Kind;
-use kgames_client::status_value;
+use kgames_client::Status;
 
 /// The smallest terminal drawn in full.
 pub const MIN_COLS: u16 = 60;
@@ -141,7 +141,8 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
         }
     }
     if k == Kind::Kxo {
-        let get = |key: &str| status_value(&st.status, key).unwrap_or("?").to_string();
+        let status = Status::parse(&st.status);
+        let get = |key: &str| status.get(key).unwrap_or("?").to_string();
         l.push(Line::from(format!(
             "{0} x {0}, {0} in a row; playouts {1}, workers {2}",
             st.n(),

@@ -1,46 +1,48 @@
 //! The device's replies in words: every reply is shown, never hidden, and one that is not a
 //! known word is shown raw.
 
+use kgames_client::{Response, Word};
+
 use crate::game::Mover;
 use crate::kind::Kind;
 
-/// The words of the reply `raw` (with its newline): `ILLMOVE\n` is "illegal move (ILLMOVE)".
-pub fn describe(raw: &str) -> String {
-    let w = raw.strip_suffix('\n').unwrap_or(raw);
+/// A reply word in words: `ILLMOVE` is "illegal move (ILLMOVE)".
+pub fn word(w: Word) -> String {
     let text = match w {
-        "OK" => "ok",
-        "UNKCMD" => "the device does not know this command (UNKCMD)",
-        "INVFMT" => "malformed command (INVFMT)",
-        "NOGAME" => "no game in progress (NOGAME)",
-        "OOT" => "not your turn (OOT)",
-        "ILLMOVE" => "illegal move (ILLMOVE)",
-        "WIN" => "you win (WIN)",
-        "LOSE" => "you lose (LOSE)",
-        "TIE" => "a draw (TIE)",
-        "CHECK" => "check (CHECK)",
-        "MATE" => "checkmate (MATE)",
-        _ => return format!("the device answered something unexpected: {raw:?}"),
+        Word::Ok => return "ok".into(),
+        Word::UnkCmd => "the device does not know this command",
+        Word::InvFmt => "malformed command",
+        Word::NoGame => "no game in progress",
+        Word::Oot => "not your turn",
+        Word::IllMove => "illegal move",
+        Word::Win => "you win",
+        Word::Lose => "you lose",
+        Word::Tie => "a draw",
+        Word::Check => "check",
+        Word::Mate => "checkmate",
     };
-    text.to_string()
+    format!("{text} ({})", w.name())
 }
 
-/// True for the replies of a move that was played.
-pub fn accepted(raw: &str) -> bool {
-    matches!(
-        raw,
-        "OK\n" | "WIN\n" | "LOSE\n" | "TIE\n" | "CHECK\n" | "MATE\n"
-    )
+/// The words of a reply: its word in words, or the unexpected reply raw.
+pub fn describe(r: &Response) -> String {
+    match r.word() {
+        Some(w) => word(w),
+        None => format!("the device answered something unexpected: {:?}", r.text()),
+    }
 }
 
-/// The result in words when `word` (without newline) after `who`'s move ends the game.
-pub fn result(word: &str, who: Mover, kind: Kind) -> Option<&'static str> {
-    Some(match (word, who) {
-        ("WIN", _) => "You win",
-        ("LOSE", _) => "The CPU wins",
-        ("TIE", _) if kind == Kind::Chess => "A draw (stalemate, material, 50 moves or repetition)",
-        ("TIE", _) => "A draw",
-        ("MATE", Mover::Human) => "Checkmate: you win",
-        ("MATE", Mover::Cpu) => "Checkmate: the CPU wins",
+/// The result in words when `w` after `who`'s move ends the game.
+pub fn result(w: Word, who: Mover, kind: Kind) -> Option<&'static str> {
+    Some(match (w, who) {
+        (Word::Win, _) => "You win",
+        (Word::Lose, _) => "The CPU wins",
+        (Word::Tie, _) if kind == Kind::Chess => {
+            "A draw (stalemate, material, 50 moves or repetition)"
+        }
+        (Word::Tie, _) => "A draw",
+        (Word::Mate, Mover::Human) => "Checkmate: you win",
+        (Word::Mate, Mover::Cpu) => "Checkmate: the CPU wins",
         _ => return None,
     })
 }
@@ -49,21 +51,34 @@ pub fn result(word: &str, who: Mover, kind: Kind) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    fn reply(s: &str) -> Response {
+        Response::new(s.into())
+    }
+
     #[test]
     fn every_word_in_words_and_the_unexpected_raw() {
-        assert_eq!(describe("ILLMOVE\n"), "illegal move (ILLMOVE)");
-        assert_eq!(describe("OOT\n"), "not your turn (OOT)");
-        assert!(describe("INVFMT\n").contains("malformed"));
+        assert_eq!(describe(&reply("ILLMOVE\n")), "illegal move (ILLMOVE)");
+        assert_eq!(describe(&reply("OOT\n")), "not your turn (OOT)");
+        assert!(describe(&reply("INVFMT\n")).contains("malformed"));
         assert_eq!(
-            describe("BOGUS\n"),
+            describe(&reply("BOGUS\n")),
             "the device answered something unexpected: \"BOGUS\\n\""
         );
-        assert!(accepted("CHECK\n") && !accepted("ILLMOVE\n") && !accepted("OK"));
+        for w in Word::ALL {
+            assert!(word(w) == "ok" || word(w).ends_with(&format!("({})", w.name())));
+        }
+    }
+
+    #[test]
+    fn results() {
         assert_eq!(
-            result("MATE", Mover::Cpu, Kind::Chess),
+            result(Word::Mate, Mover::Cpu, Kind::Chess),
             Some("Checkmate: the CPU wins")
         );
-        assert_eq!(result("OK", Mover::Cpu, Kind::Chess), None);
-        assert_eq!(result("WIN", Mover::Cpu, Kind::Reversi), Some("You win"));
+        assert_eq!(result(Word::Ok, Mover::Cpu, Kind::Chess), None);
+        assert_eq!(
+            result(Word::Win, Mover::Cpu, Kind::Reversi),
+            Some("You win")
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! in-process session layer: the board with coordinates, the cursor, the side to move, the
 //! last moves, discs, captures and check, the grid, the thinking indicator, the footer.
 
+use kgames_client::{Budget, Request};
 use play::cpu::CpuResult;
 use play::game::{Next, Options, Play};
 use play::kind::Kind;
@@ -44,7 +45,7 @@ fn screen(v: &View<'_>, w: u16, h: u16) -> String {
 }
 
 fn cpu(p: &mut Play) -> Next {
-    let r = p.link.cmd("03").unwrap();
+    let r = p.link.send(Request::CpuMove).unwrap();
     p.cpu_done(CpuResult::Reply(r))
 }
 
@@ -54,7 +55,7 @@ fn reversi_at_several_sizes() {
         Kind::Reversi,
         'X',
         Options {
-            budget: Some("N100".into()),
+            budget: Some(Budget::Nodes(100)),
             ..Options::default()
         },
         None,
@@ -97,7 +98,7 @@ fn chess_board_captures_check_and_thinking() {
         Kind::Chess,
         'W',
         Options {
-            budget: Some("N500".into()),
+            budget: Some(Budget::Nodes(500)),
             ..Options::default()
         },
         Some(fen),
@@ -185,6 +186,6 @@ fn reversi_without_a_move_says_to_pass() {
     );
     let s = screen(&view(&p), 80, 24);
     assert!(s.contains("You have no move: p passes"), "{s}");
-    assert_eq!(p.human_04(), Next::Cpu);
+    assert_eq!(p.pass_or_resign(), Next::Cpu);
     assert_eq!(p.st.last_human.as_ref().unwrap().text, "pass");
 }

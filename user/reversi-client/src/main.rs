@@ -10,7 +10,8 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use kgames_client::{Device, Sharing, Transport};
+use kgames_client::protocol::ReversiBoard;
+use kgames_client::{Budget, Device, Request, Sharing, Transport, Word};
 
 /// A classic-protocol reversi client for /dev/reversi: you play X against the kernel's CPU,
 /// on your user's shared game.
@@ -28,23 +29,27 @@ struct Args {
     cpu_both: bool,
     /// The CPU's budget, sent as `05 BUDGET`: milliseconds (500) or N and a node count
     /// (N20000).
-    #[arg(long, value_name = "BUDGET")]
-    budget: Option<String>,
+    #[arg(long, value_name = "BUDGET", value_parser = parse_budget)]
+    budget: Option<Budget>,
     /// The device node.
     #[arg(default_value = "/dev/reversi")]
     device: String,
 }
 
+fn parse_budget(s: &str) -> Result<Budget, String> {
+    Budget::parse(s.as_bytes()).ok_or_else(|| {
+        format!(
+            "1-{} (milliseconds) or N and a node count (N20000)",
+            Budget::MAX_MS
+        )
+    })
+}
+
 /// The board of `01`, checked like the classic client: exactly 67 bytes.
-fn board(c: &Device) -> io::Result<(Vec<u8>, u8)> {
-    let b = c.cmd("01")?.into_bytes();
-    if b.len() != 67 || b[64] != b'\t' || b[66] != b'\n' {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "not a 67-byte board",
-        ));
-    }
-    Ok((b[..64].to_vec(), b[65]))
+fn board(c: &Device) -> io::Result<ReversiBoard> {
+    let r = c.send(Request::Board)?;
+    ReversiBoard::parse(r.text())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "not a 67-byte board"))
 }
 
 fn show(cells: &[u8], to_move: u8) {
@@ -76,28 +81,27 @@ fn run(args: Args) -> io::Result<String> {
     let both = args.cpu_both;
     let c = Device::open(&args.device, Sharing::Shared)?;
     if let Some(b) = args.budget {
-        c.cmd(&format!("05 {b}"))?;
+        c.send(Request::Budget(b))?;
     }
-    let mut reply = c.cmd("00 X")?;
+    let mut reply = c.send(Request::New("X"))?;
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
-        if matches!(reply.as_str(), "WIN\n" | "LOSE\n" | "TIE\n") {
-            let (cells, to_move) = board(&c)?;
-            show(&cells, to_move);
-            return Ok(reply);
+        if reply.word().is_some_and(Word::ends_game) {
+            let b = board(&c)?;
+            show(&b.cells, b.to_move);
+            return Ok(reply.text().to_string());
         }
-        let (cells, to_move) = board(&c)?;
-        if to_move == b'O' {
-            reply = c.cmd("03")?;
-            let last = c.cmd("06")?;
-            println!("CPU: {}", last.trim());
+        let b = board(&c)?;
+        if b.to_move == b'O' {
+            reply = c.send(Request::CpuMove)?;
+            println!("CPU: {}", c.send(Request::LastMove)?.line());
             continue;
         }
-        show(&cells, to_move);
+        show(&b.cells, b.to_move);
         if both {
-            reply = c.cmd("08")?;
-            println!("X (CPU): {}", c.cmd("06")?.trim());
+            reply = c.send(Request::CpuMoveForHuman)?;
+            println!("X (CPU): {}", c.send(Request::LastMove)?.line());
             continue;
         }
         print!("your move (d3, 3 2, pass, quit): ");
@@ -108,17 +112,20 @@ fn run(args: Args) -> io::Result<String> {
         let line = line.trim();
         reply = match line {
             "quit" => return Ok("quit\n".into()),
-            "pass" => c.cmd("04")?,
+            "pass" => c.send(Request::PassOrResign)?,
             _ => match parse_move(line) {
-                Some(m) => c.cmd(&format!("02 {m}"))?,
+                Some(m) => c.send(Request::Move(&m))?,
                 None => {
                     println!("? moves look like d3 or 3 2");
                     continue;
                 }
             },
         };
-        if reply == "ILLMOVE\n" {
-            println!("illegal; legal moves: {}", c.cmd("07")?.trim());
+        if reply.word() == Some(Word::IllMove) {
+            println!(
+                "illegal; legal moves: {}",
+                c.send(Request::LegalMoves)?.line()
+            );
         }
     }
 }

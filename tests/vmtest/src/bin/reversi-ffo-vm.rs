@@ -14,14 +14,14 @@ mod ffo_data;
 
 use std::time::{Duration, Instant};
 
-use kgames_client::{status_value, Device, InProcess, Sharing, Transport};
+use kgames_client::{Budget, Device, InProcess, Request, Response, Sharing, Transport, Word};
 use kgames_session::session::reversi_game::Reversi;
 
-/// One command and its reply (trimmed), with the time it took.
-fn cmd(side: &dyn Transport, line: &str) -> Result<(String, Duration), String> {
+/// One request and its reply, with the time it took.
+fn send(side: &dyn Transport, r: Request<'_>) -> Result<(Response, Duration), String> {
     let t0 = Instant::now();
-    let reply = side.cmd(line).map_err(|e| format!("{line:?}: {e}"))?;
-    Ok((reply.trim_end().to_string(), t0.elapsed()))
+    let reply = side.send(r).map_err(|e| format!("{r}: {e}"))?;
+    Ok((reply, t0.elapsed()))
 }
 
 fn run() -> Result<(), String> {
@@ -31,9 +31,14 @@ fn run() -> Result<(), String> {
         args.remove(0);
     }
     let budget = match args.first() {
-        Some(a) if a.ends_with("ms") => a.trim_end_matches("ms").to_string(),
-        Some(a) => format!("N{a}"),
-        None => "N200000000".to_string(),
+        Some(a) => match a.strip_suffix("ms") {
+            Some(ms) => Budget::parse(ms.as_bytes()),
+            None => Budget::parse(format!("N{a}").as_bytes()),
+        }
+        .ok_or(format!(
+            "{a}: a node count, or milliseconds with ms (1000ms)"
+        ))?,
+        None => Budget::Nodes(200_000_000),
     };
     let entries: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(65_536);
     let where_ = if device { "device" } else { "host" };
@@ -46,23 +51,23 @@ fn run() -> Result<(), String> {
         // The side to move is the CPU: the human takes the other colour.
         let cpu = case.setup[65];
         let human = if cpu == b'X' { "O" } else { "X" };
-        for line in [
-            format!("00 {human}"),
-            format!("10 {}", String::from_utf8_lossy(case.setup)),
-            format!("05 {budget}"),
+        let setup = String::from_utf8_lossy(case.setup);
+        for r in [
+            Request::New(human),
+            Request::Setup(&setup),
+            Request::Budget(budget),
         ] {
-            let (r, _) = cmd(&*side, &line)?;
-            if r != "OK" {
-                return Err(format!("{line:?} -> {r:?}"));
-            }
+            let (reply, _) = send(&*side, r)?;
+            reply.expect(r, &[Word::Ok]).map_err(|e| e.to_string())?;
         }
-        let (r, took) = cmd(&*side, "03")?;
-        if !r.starts_with("OK") {
-            return Err(format!("03 -> {r:?}"));
+        let (r, took) = send(&*side, Request::CpuMove)?;
+        if r.word() != Some(Word::Ok) {
+            return Err(format!("03 -> {:?}", r.text()));
         }
-        let (mv, _) = cmd(&*side, "06")?;
-        let (status, _) = cmd(&*side, "09")?;
-        let score = status_value(&status, "score").unwrap_or("?");
+        let (mv, _) = send(&*side, Request::LastMove)?;
+        let (status, _) = send(&*side, Request::Status)?;
+        let score = status.status().get("score").unwrap_or("?").to_string();
+        let mv = mv.line();
         println!(
             "{where_} ffo {} ({budget}): move {mv} score={score} in {} ms (exact: {:+} {})",
             case.name,
