@@ -172,11 +172,7 @@ struct PoolState<G: Game> {
 
 /// `n` empty slots.
 fn nones<T: Copy>(n: usize) -> Result<KVec<Option<T>>> {
-    let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
-    for _ in 0..n {
-        v.push(None, GFP_KERNEL)?;
-    }
-    Ok(v)
+    Ok(KVec::from_elem(None, n, GFP_KERNEL)?)
 }
 
 impl<G: Game> ContextPool<G> {
@@ -254,11 +250,7 @@ impl Alloc for KernelAlloc {
     type Boxed<T: Send> = KBox<T>;
 
     fn slice<T: Clone + Send>(n: usize, fill: T) -> Option<KVVec<T>> {
-        let mut v = KVVec::with_capacity(n, GFP_KERNEL).ok()?;
-        for _ in 0..n {
-            v.push(fill.clone(), GFP_KERNEL).ok()?;
-        }
-        Some(v)
+        KVVec::from_elem(fill, n, GFP_KERNEL).ok()
     }
 
     fn boxed<T: Send>(value: T) -> Option<KBox<T>> {
@@ -363,6 +355,7 @@ where
         let mut t = Self::games().lock();
         t.config = Some(game);
         t.slots.clear();
+        // A slot is not `Clone` (it owns its game): filled one by one.
         for _ in 0..cfg.max_games {
             t.slots.push(None, GFP_KERNEL)?;
         }

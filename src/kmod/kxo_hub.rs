@@ -104,10 +104,7 @@ pub(crate) struct HubConfig {
 impl Hub {
     /// A hub for the games whose first records are `cfg.latest`.
     pub(crate) fn new(cfg: HubConfig) -> Result<impl PinInit<Self, Error>> {
-        let mut entries = KVVec::with_capacity(cfg.td_entries, GFP_KERNEL)?;
-        for _ in 0..cfg.td_entries {
-            entries.push(TdEntry::EMPTY, GFP_KERNEL)?;
-        }
+        let entries = KVVec::from_elem(TdEntry::EMPTY, cfg.td_entries, GFP_KERNEL)?;
         let ring = KVVec::from_elem(Record::default(), cfg.ring, GFP_KERNEL)?;
         let mc_queue = OwnedQueue::new(c"kgames_mc", 10)?;
         let td_queue = OwnedQueue::new_highpri(c"kgames_td", 1)?;

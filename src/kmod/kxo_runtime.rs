@@ -217,15 +217,9 @@ impl KxoRuntime {
         let mut games = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
         for id in 0..cfg.games {
             let id = u16::try_from(id).map_err(|_| EINVAL)?;
-            let mut tt = KVec::with_capacity(TT_DEFAULT_LEN, GFP_KERNEL)?;
-            for _ in 0..TT_DEFAULT_LEN {
-                tt.push(TtEntry::EMPTY, GFP_KERNEL)?;
-            }
+            let tt = KVec::from_elem(TtEntry::EMPTY, TT_DEFAULT_LEN, GFP_KERNEL)?;
             let pool = nodes_for(cfg.settings.mcts_iterations);
-            let mut nodes = KVVec::with_capacity(pool, GFP_KERNEL)?;
-            for _ in 0..pool {
-                nodes.push(Node::EMPTY, GFP_KERNEL)?;
-            }
+            let nodes = KVVec::from_elem(Node::EMPTY, pool, GFP_KERNEL)?;
             let pairing = cfg
                 .pairings
                 .get(usize::from(id))
