@@ -5,16 +5,9 @@
 //! pawn that attacks the en-passant square; and [`SIDE`] when black is to move.
 
 use super::square::{Piece, Square};
+use crate::common::rng::splitmix64 as splitmix;
 
 const SEED: u64 = 0x6B67_616D_6573_2121; // "kgames!!"
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
 
 struct Keys {
     pieces: [[u64; 64]; 12],

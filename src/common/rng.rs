@@ -1,6 +1,16 @@
 //! A small deterministic PRNG (SplitMix64 seeding xoshiro256**-style output is overkill here:
 //! plain SplitMix64 passes BigCrush and needs one word of state).
 
+/// One SplitMix64 step, usable in `const` code (tables built at compile time): the state
+/// advanced by the golden-ratio increment, and the output mixed from it.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
 /// SplitMix64: deterministic for a given seed, `Copy` so a game can snapshot it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rng {
@@ -15,11 +25,9 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, z) = splitmix64(self.state);
+        self.state = state;
+        z
     }
 
     /// A uniform value in `0..n` (`n` > 0; returns 0 for `n == 0`), without modulo bias worth

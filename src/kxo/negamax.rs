@@ -14,6 +14,7 @@
 use core::ops::DerefMut;
 
 use crate::common::budget::{Meter, SearchEnd};
+use crate::common::rng::splitmix64;
 
 use super::agent::{Agent, AgentKind};
 use super::board::{Board4, Side, CELLS, LINES};
@@ -62,12 +63,9 @@ impl TtEntry {
     };
 }
 
-/// SplitMix64 at compile time, for the Zobrist keys.
+/// SplitMix64's output at compile time, for the Zobrist keys.
 const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix64(state).1
 }
 
 const fn build_keys() -> [[u64; CELLS as usize]; 2] {

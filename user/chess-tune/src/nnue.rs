@@ -174,16 +174,12 @@ fn act_grad(a: Activation, x: f32) -> f32 {
     }
 }
 
-/// A small deterministic generator for initialisation and shuffling.
-struct SplitMix(u64);
+/// A small deterministic generator for initialisation and shuffling (the engines' SplitMix64).
+struct SplitMix(kgames_common::rng::Rng);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in -1..1.
@@ -195,7 +191,7 @@ impl SplitMix {
 impl Model {
     /// A model with small random weights.
     pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix(kgames_common::rng::Rng::new(seed));
         let s1 = (1.0 / 32.0f32).sqrt();
         let s2 = (1.0 / hidden as f32).sqrt();
         Model {
@@ -451,7 +447,7 @@ pub fn train(
     let h = model.hidden;
     let threads = t.threads.max(1);
     let mut order: Vec<usize> = (0..set.len()).collect();
-    let mut rng = SplitMix(t.seed);
+    let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
     let (mut aw1, mut ab1, mut aw2, mut ab2) = (
         Adam::new(INPUTS * h),
         Adam::new(h),
