@@ -6,8 +6,9 @@
 
 use kernel::{prelude::*, sync::Arc};
 
-use super::game_device::{DeviceGame, Games};
-use super::kxo_hub::Hub;
+use super::device_game::DeviceGame;
+use super::game_table::Games;
+use super::kxo_hub::McQueue;
 use super::{kxo, mc};
 use crate::common::budget::Budget;
 use crate::session::{
@@ -15,7 +16,6 @@ use crate::session::{
     game::Thought,
     nxn_game::{McMove, Nxn},
     reversi_game::Reversi,
-    state::StatusExtra,
 };
 
 kernel::sync::global_lock! {
@@ -30,17 +30,14 @@ kernel::sync::global_lock! {
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
-    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn, Arc<Hub>>> = Games::new();
+    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn, Arc<McQueue>>> = Games::new();
 }
 
 impl DeviceGame for Nxn {
-    type Device = Arc<Hub>;
+    type Resources = Arc<McQueue>;
     type Lock = NXN_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<NXN_GAMES> {
         &NXN_GAMES
-    }
-    fn status_extra(hub: &Arc<Hub>, out: &mut StatusExtra) {
-        hub.write_status(out);
     }
 
     /// The Monte Carlo player over the game's work items.
@@ -50,10 +47,10 @@ impl DeviceGame for Nxn {
         budget: Budget,
         _stop: &core::sync::atomic::AtomicBool,
         _cap_ms: u32,
-        hub: &Arc<Hub>,
+        queue: &Arc<McQueue>,
     ) -> Thought<McMove> {
         mc::choose(
-            hub.mc_queue(),
+            queue,
             copy.board(),
             copy.playouts(),
             copy.workers(),
@@ -64,7 +61,7 @@ impl DeviceGame for Nxn {
 }
 
 impl DeviceGame for Reversi {
-    type Device = ();
+    type Resources = ();
     type Lock = REVERSI_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<REVERSI_GAMES> {
         &REVERSI_GAMES
@@ -72,7 +69,7 @@ impl DeviceGame for Reversi {
 }
 
 impl DeviceGame for Chess {
-    type Device = ();
+    type Resources = ();
     type Lock = CHESS_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<CHESS_GAMES> {
         &CHESS_GAMES

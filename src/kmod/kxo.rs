@@ -31,11 +31,13 @@ use kernel::{
 
 use core::mem::size_of;
 
-use super::game_device::{take_line, GameFile};
-use super::kxo_hub::{Hub, READ_BATCH};
+use super::game_device::GameFile;
+use super::kxo_hub::Hub;
+use super::kxo_records::READ_BATCH;
+use super::line_io::take_line;
 use super::pollable::{self, Pollable, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
 use crate::kxo::ring::Cursor;
-use crate::session::{command::LINE_MAX, nxn_game::Nxn};
+use crate::session::{command::LINE_MAX, nxn_game::Nxn, state::StatusExtra};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,
     KXO_IOC_SET_PAIRING, KXO_IOC_STATE, KXO_IOC_STOP,
@@ -55,7 +57,7 @@ const _: () = assert!(KXO_IOC_STATE == _IOR::<KxoState>('x' as u32, 6));
 const _: () = assert!(KXO_IOC_SET_PAIRING == _IOW::<KxoPairing>('x' as u32, 7));
 
 kernel::sync::global_lock! {
-    // Lock order: taken inside a device table's lock or a `GameFile`'s, outside `Hub.state`
+    // Lock order: a leaf, taken at open and at load and unload with no other lock held
     // (src/kmod/mod.rs, "Lock order").
     // SAFETY: `KGames::init` initialises the lock before registering `/dev/kxo`.
     pub(crate) unsafe(uninit) static KXO_HUB: Mutex<Option<Arc<Hub>>> = None;
@@ -104,9 +106,9 @@ fn copy_out<T: AsBytes>(arg: usize, value: &T) -> Result {
         .write(value)
 }
 
-/// The caller may control the machine (else `EPERM`): it has `CAP_SYS_ADMIN` now (checked at the time of
-/// each control ioctl, not at open, so a descriptor passed to another process or kept across
-/// a change of credentials carries no privilege).
+/// The caller may control the machine (else `EPERM`): it has `CAP_SYS_ADMIN` now (checked at
+/// the time of each control ioctl, not at open, so a descriptor passed to another process or
+/// kept across a change of credentials carries no privilege).
 fn may_control() -> Result {
     // SAFETY: `capable` reads the current task's credentials (and may record an audit
     // event); it is callable from any process context, which an ioctl is.
@@ -129,13 +131,13 @@ impl KxoFile {
         // Charged to the caller's memory cgroup: a user's write makes it.
         let game = Arc::pin_init(GameFile::<Nxn>::new_file(self.uid), GFP_KERNEL_ACCOUNT)?;
         if let Role::Watcher(_) = inner.role {
-            self.hub.unregister();
+            self.hub.records.unregister();
         }
         inner.role = Role::Player(game.clone());
         drop(inner);
         // A poll that found this file a watcher waits on the records' queue: let it look again
         // (once in the file's life).
-        self.hub.wake_records();
+        self.hub.records.wake();
         Ok(game)
     }
 
@@ -146,7 +148,7 @@ impl KxoFile {
             Role::Player(game) => Ok(game.clone()),
             Role::Watcher(cur) => Err(*cur),
             Role::Fresh => {
-                let cur = hub.register();
+                let cur = hub.records.register();
                 inner.role = Role::Watcher(cur);
                 Err(cur)
             }
@@ -168,7 +170,7 @@ impl KxoFile {
                 // Became a player meanwhile (another thread wrote): it reads replies now.
                 _ => return Err(EINVAL),
             };
-            let n = self.hub.read(cur, max, out);
+            let n = self.hub.records.read(cur, max, out);
             if n > 0 {
                 return Ok(n);
             }
@@ -215,7 +217,9 @@ impl MiscDevice for KxoFile {
         let raw = take_line(iov, &mut buf)?;
         let me = kiocb.file();
         let game = me.become_player()?;
-        let done = game.command(raw);
+        let mut extra = StatusExtra::default();
+        me.hub.write_status(&mut extra);
+        let done = game.command(raw, &extra);
         // A poll of this file in another thread waits for the reply.
         me.hub.reply_ready();
         done?;
@@ -258,23 +262,23 @@ impl MiscDevice for KxoFile {
     fn ioctl(me: Pin<&Self>, _file: &File, cmd: u32, arg: usize) -> Result<isize> {
         let hub = &me.hub;
         match cmd {
-            KXO_IOC_LOADS => copy_out(arg, &hub.loads())?,
+            KXO_IOC_LOADS => copy_out(arg, &hub.loads.averages())?,
             KXO_IOC_STATE => copy_out(arg, &hub.machine_state())?,
             KGAMES_IOC_PRIVATE => {
                 // A private N x N game: the file becomes a player file (it reads replies).
                 me.become_player()?.make_private();
             }
-            KXO_IOC_PAUSE => may_control().map(|()| hub.pause())?,
-            KXO_IOC_RESUME => may_control().map(|()| hub.resume())?,
-            KXO_IOC_STOP => may_control().map(|()| hub.halt())?,
-            KXO_IOC_RESTART => may_control().map(|()| hub.restart())?,
+            KXO_IOC_PAUSE => may_control().map(|()| hub.records.pause())?,
+            KXO_IOC_RESUME => may_control().map(|()| hub.records.resume())?,
+            KXO_IOC_STOP => may_control().map(|()| hub.control.halt())?,
+            KXO_IOC_RESTART => may_control().map(|()| hub.control.restart())?,
             KXO_IOC_SET_PAIRING => {
                 may_control()?;
                 let p: KxoPairing =
                     UserSlice::new(UserPtr::from_addr(arg), size_of::<KxoPairing>())
                         .reader()
                         .read()?;
-                hub.set_pairing(p)?;
+                hub.control.set_pairing(p)?;
             }
             _ => return Err(ENOTTY),
         }
@@ -286,7 +290,7 @@ impl MiscDevice for KxoFile {
 impl PinnedDrop for KxoFile {
     fn drop(self: Pin<&mut Self>) {
         if let Role::Watcher(_) = self.inner.lock().role {
-            self.hub.unregister();
+            self.hub.records.unregister();
         }
     }
 }
@@ -304,7 +308,7 @@ impl Pollable for KxoFile {
         if player {
             me.hub.poll_replies(file, &table);
         } else {
-            me.hub.poll_records(file, &table);
+            me.hub.records.poll(file, &table);
         }
         if me.hub.unloading() {
             return EPOLLHUP;
@@ -312,7 +316,7 @@ impl Pollable for KxoFile {
         match KxoFile::role_now(&mut inner, &me.hub) {
             Err(cur) => {
                 drop(inner);
-                if me.hub.has_records(&cur) {
+                if me.hub.records.readable(&cur) {
                     EPOLLIN | EPOLLRDNORM
                 } else {
                     0

@@ -95,11 +95,11 @@ impl WorkItem for AiGame {
                 let mut mem = Memory { tt, nodes };
                 let mut clock = KernelClock::new();
                 let mut never = NeverInterrupt;
-                let mut td = hub.td_host();
-                let pairing = hub.pairing(usize::from(game.record().game));
+                let mut td = hub.td.host();
+                let pairing = hub.control.pairing(usize::from(game.record().game));
                 game.step(
-                    hub.generation(),
-                    hub.agents(),
+                    hub.control.generation(),
+                    hub.td.agents(),
                     pairing,
                     &this.settings,
                     &mut mem,
@@ -109,11 +109,11 @@ impl WorkItem for AiGame {
                 )
             };
             match step {
-                Step::Restarted(rec) => hub.publish(rec),
+                Step::Restarted(rec) => hub.records.publish(rec),
                 Step::Moved(rec, kind) => {
                     let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(0);
-                    hub.account(kind, ns);
-                    hub.publish(rec);
+                    hub.loads.account(kind, ns);
+                    hub.records.publish(rec);
                 }
                 Step::Stalled => {}
             }
@@ -148,17 +148,17 @@ impl WorkItem for TdTrainer {
             let mut left = this.left.lock();
             let (n, rng) = &mut *left;
             let chunk = (*n).min(TRAIN_CHUNK);
-            this.hub.td_train(chunk, rng);
+            this.hub.td.train(chunk, rng);
             *n -= chunk;
             *n > 0
         };
         if !more {
-            this.hub.td_done();
+            this.hub.td.done();
             return;
         }
         let hub = this.hub.clone();
         // Not pending while running, so this cannot fail; if it did, td would stay out.
-        let _ = hub.td_queue().queue().enqueue(this);
+        let _ = hub.td.queue().queue().enqueue(this);
     }
 }
 
@@ -269,7 +269,7 @@ impl KxoRuntime {
             GFP_KERNEL,
         )?;
         if cfg.td_games == 0 {
-            hub.td_done();
+            hub.td.done();
         } else {
             let trainer_hub = hub.clone();
             let trainer = Arc::pin_init(
@@ -280,7 +280,7 @@ impl KxoRuntime {
                 }),
                 GFP_KERNEL,
             )?;
-            hub.td_queue().queue().enqueue(trainer).map_err(|_| EBUSY)?;
+            hub.td.queue().queue().enqueue(trainer).map_err(|_| EBUSY)?;
         }
         let timer = driver
             .clone()
@@ -307,7 +307,7 @@ impl Drop for KxoRuntime {
         drop(self.timer.take());
         // 3. Drain the TD queue: the trainer sees the flag and drops its hub reference here,
         //    in process context (never the last one inside its own queue's work).
-        self.hub.td_queue().drain();
+        self.hub.td.queue().drain();
         // 4. Destroy the games' workqueue (draining it): dropping the last `Arc<Driver>`.
         drop(self.driver.take());
         // 5. The games and the hub go with the remaining references.

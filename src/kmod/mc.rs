@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The parallel Monte Carlo player of the kxo human games: the free tiles are dealt over P
-//! work items (the game's `workers`, 1-10; [`deal`]) on the kxo hub's own workqueue, and the
+//! work items (the game's `workers`, 1-10; [`deal`]) on the N x N games' own workqueue, and the
 //! writer sleeps on the run's condition variable until all of them are done. Unloading
 //! destroys that queue (which waits for a work item still finishing), so no work outlives the
 //! module. Every tile has its own generator ([`tile_rng`]), so the move is the same for any P.
@@ -123,7 +123,7 @@ impl WorkItem for McJob {
 }
 
 /// The Monte Carlo move for the side to move of `board`, over `workers` work items on `queue`
-/// (the kxo hub's, which the N x N table holds).
+/// (the N x N games' queue, which their table holds).
 pub(crate) fn choose(
     queue: &OwnedQueue,
     board: &BoardN,

@@ -5,41 +5,54 @@
 //! checks the module parameters, [`devices`] binds each game to its device and table.
 //!
 //! [`game_device`] serves every device that plugs a [`Game`](crate::session::game::Game) into
-//! the session layer (reversi, chess, the kxo human game); [`kxo`] is `/dev/kxo`'s file
-//! operations, [`kxo_hub`] where its records go, [`kxo_runtime`] its timer-driven AI-vs-AI
+//! the session layer (reversi, chess, the kxo human game), with [`device_game`],
+//! [`game_table`], [`search_pool`] and [`line_io`]; [`kxo`] is `/dev/kxo`'s file operations,
+//! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
+//! [`kxo_control`], [`kxo_loads`], [`kxo_td`]), [`kxo_runtime`] its timer-driven AI-vs-AI
 //! games, [`mc`] the parallel Monte Carlo player of its human games, [`pollable`] the
 //! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
-//! wrapper; [`clock`] gives the engines a monotonic clock and the signal
-//! check.
+//! wrapper; [`clock`] gives the engines a monotonic clock and the signal check.
 //!
 //! # Lock order
 //!
 //! Outer first; no path takes two of these the other way round (lockdep checks it in every
 //! VM run): a file's lock (`KxoFile.inner`, `GameFile.inner`; never both) -> `Cell.state` ->
-//! a device table (`REVERSI_GAMES`, `CHESS_GAMES`, `NXN_GAMES`) -> `KXO_HUB` -> `Hub.state`.
-//! Apart from that chain: `AiGame.game` -> `Hub.td` (a td move, its learning) and
-//! `TdTrainer.left` -> `Hub.td`; `ContextPool.state` and `McRun.state` are leaves. No lock is
-//! held across a CPU search or a Monte Carlo move (docs/architecture.md, "Locks").
+//! a device table (`REVERSI_GAMES`, `CHESS_GAMES`, `NXN_GAMES`). Apart from that chain:
+//! `KxoFile.inner` -> `Records.state` (a watcher's read), `AiGame.game` -> `SharedTd.table`
+//! (a td move, its learning), `Records.state` and `Loads.state` (its record and load), and
+//! `TdTrainer.left` -> `SharedTd.table`; `KXO_HUB`, `Records.state`, `Loads.state`,
+//! `ContextPool.state` and `McRun.state` are leaves. No lock is held across a CPU search or a
+//! Monte Carlo move (docs/architecture.md, "Locks").
 
 pub(crate) mod clock;
 pub(crate) mod compat;
+pub(crate) mod device_game;
 pub(crate) mod devices;
 pub(crate) mod game_device;
+pub(crate) mod game_table;
 pub(crate) mod kxo;
+pub(crate) mod kxo_control;
 pub(crate) mod kxo_hub;
+pub(crate) mod kxo_loads;
+pub(crate) mod kxo_records;
 pub(crate) mod kxo_runtime;
+pub(crate) mod kxo_td;
+pub(crate) mod line_io;
 pub(crate) mod mc;
 pub(crate) mod owned_queue;
 pub(crate) mod params;
 pub(crate) mod pollable;
+pub(crate) mod search_pool;
 pub(crate) mod selftest;
 pub(crate) mod string_param;
 
-use kernel::{miscdevice::MiscDeviceOptions, prelude::*};
+use kernel::{miscdevice::MiscDeviceOptions, prelude::*, sync::Arc};
 
 use crate::module_parameters as module_params;
 use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
-use game_device::{DeviceGame, GameFile};
+use device_game::DeviceGame;
+use game_device::GameFile;
+use owned_queue::OwnedQueue;
 use params::Plan;
 
 /// Frees the device tables and forgets the kxo hub when dropped: the last field of
@@ -93,7 +106,9 @@ impl kernel::InPlaceModule for KGames {
             *kxo::KXO_HUB.lock() = Some(rt.hub());
             Reversi::attach(());
             Chess::attach(());
-            Nxn::attach(rt.hub());
+            // The N x N games' Monte Carlo queue: the table holds it, so it is destroyed
+            // (waiting for its work items) when the table is cleared, after every file.
+            Nxn::attach(Arc::new(OwnedQueue::new(c"kgames_mc", 10)?, GFP_KERNEL)?);
             if fail_init {
                 // Test only: everything is allocated; the guards must free it all.
                 return Err(ENOMEM);

@@ -7,7 +7,7 @@
 
 use kernel::prelude::*;
 
-use super::{compat::param, game_device, kxo_runtime, string_param};
+use super::{compat::param, game_table, kxo_runtime, string_param};
 use crate::kxo::{arena::Settings, mcts, td};
 use crate::module_parameters as params;
 use crate::session::chess_game::{ChessConfig, Evaluation};
@@ -36,7 +36,7 @@ fn checked_u8(name: &str, value: u32, lo: u8, hi: u8) -> Result<u8> {
 /// Everything the parameters decide.
 pub(crate) struct Plan {
     /// The reversi and chess (and N x N) tables and search contexts.
-    pub(crate) limits: game_device::Config,
+    pub(crate) limits: game_table::Config,
     /// `/dev/chess`'s evaluation.
     pub(crate) chess: ChessConfig,
     /// The N x N human games of `/dev/kxo`.
@@ -53,7 +53,7 @@ pub(crate) struct Plan {
 impl Plan {
     /// Reads and checks every parameter.
     pub(crate) fn from_parameters() -> Result<Plan> {
-        let limits = game_device::Config {
+        let limits = game_table::Config {
             max_games: checked("max_games", param(&params::max_games), 1, 4096)? as usize,
             max_user_games: checked("max_user_games", param(&params::max_user_games), 1, 4096)?
                 as usize,

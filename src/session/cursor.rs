@@ -85,7 +85,7 @@ mod tests {
     use std::vec::Vec;
 
     use super::super::reversi_game::Reversi;
-    use super::super::state::{Env, Session};
+    use super::super::state::{CommandContext, Session};
     use super::*;
 
     /// One user's shared game and the files open on it.
@@ -96,7 +96,7 @@ mod tests {
 
     impl Game {
         fn write(&mut self, f: &mut FileReply, raw: &[u8]) {
-            let _ = self.s.execute(raw, &Env::default(), f.out());
+            let _ = self.s.execute(raw, &CommandContext::default(), f.out());
             self.latest.copy_from(f.out());
             f.commit();
         }

@@ -14,9 +14,10 @@
 //! use kgames_session::game::Game;
 //! use kgames_session::reply::Reply;
 //! use kgames_session::reversi_game::Reversi;
-//! use kgames_session::state::{Action, Env, Session};
+//! use kgames_session::state::{Action, CommandContext, Session};
 //!
-//! let (mut session, env, mut out) = (Session::<Reversi>::new(), Env::default(), Reply::new());
+//! let (mut session, mut out) = (Session::<Reversi>::new(), Reply::new());
+//! let env = CommandContext::default();
 //!
 //! // `00 X`: a new game, the human plays X (who moves first).
 //! assert!(matches!(session.execute(b"00 X\n", &env, &mut out), Action::Done));

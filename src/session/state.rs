@@ -17,7 +17,7 @@ use crate::common::budget::Budget;
 
 /// Table figures shown by `09`, and the device's own extra `key=value` pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Env {
+pub struct CommandContext {
     /// Live games of the device.
     pub games: usize,
     /// Cap on live games of the device.
@@ -145,7 +145,7 @@ impl<G: Game> Session<G> {
     }
 
     /// Runs one write. The reply goes to `out` (replaced), unless a search is needed.
-    pub fn execute(&mut self, raw: &[u8], env: &Env, out: &mut Reply) -> Action<G> {
+    pub fn execute(&mut self, raw: &[u8], env: &CommandContext, out: &mut Reply) -> Action<G> {
         out.clear();
         match self.dispatch(raw, env, out) {
             Ok(Some(copy)) => {
@@ -160,7 +160,12 @@ impl<G: Game> Session<G> {
         }
     }
 
-    fn dispatch(&mut self, raw: &[u8], env: &Env, out: &mut Reply) -> Result<Option<G>, Word> {
+    fn dispatch(
+        &mut self,
+        raw: &[u8],
+        env: &CommandContext,
+        out: &mut Reply,
+    ) -> Result<Option<G>, Word> {
         let line = frame(raw)?;
         if self.busy && line != b"01" {
             // The caller waits for the search; reaching this is a caller bug: change nothing.
@@ -238,7 +243,7 @@ impl<G: Game> Session<G> {
         Ok(None)
     }
 
-    fn write_status(&self, env: &Env, out: &mut Reply) {
+    fn write_status(&self, env: &CommandContext, out: &mut Reply) {
         let state = match &self.game {
             None => "none",
             Some(g) if g.is_over() => "over",

@@ -9,7 +9,7 @@ use super::chess_game::Chess;
 use super::game::{Game, Thought};
 use super::reply::Reply;
 use super::reversi_game::Reversi;
-use super::state::{Action, Env, Session};
+use super::state::{Action, CommandContext, Session};
 use crate::common::budget::{Meter, NeverInterrupt, NodeClock};
 
 const START: &[u8] = b"---------------------------OX------XO---------------------------\tX\n";
@@ -30,10 +30,10 @@ impl<G: Game> Driver<G> {
     }
 
     fn run(&mut self, raw: &[u8]) -> Vec<u8> {
-        let env = Env {
+        let env = CommandContext {
             games: 1,
             max_games: 4,
-            ..Env::default()
+            ..CommandContext::default()
         };
         if let Action::Think(copy) = self.s.execute(raw, &env, &mut self.out) {
             assert!(self.s.is_busy());
@@ -200,7 +200,7 @@ fn reversi_is_deterministic_under_a_node_budget() {
 fn busy_session_answers_only_01() {
     let mut d = Driver::<Reversi>::new();
     d.run(b"00 O");
-    let env = Env::default();
+    let env = CommandContext::default();
     let Action::Think(copy) = d.s.execute(b"03", &env, &mut d.out) else {
         panic!("03 must search");
     };

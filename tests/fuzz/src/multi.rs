@@ -19,7 +19,7 @@ use std::rc::Rc;
 use kgames_session::session::cursor::FileReply;
 use kgames_session::session::reply::Reply;
 use kgames_session::session::reversi_game::Reversi;
-use kgames_session::session::state::{Env, Session};
+use kgames_session::session::state::{CommandContext, Session};
 use kgames_session::session::table::{self, Limits, Owner, Slot, IDLE_EVICT_MS};
 
 use crate::replies;
@@ -54,11 +54,11 @@ struct Device {
 }
 
 impl Device {
-    fn env(&self) -> Env {
-        Env {
+    fn env(&self) -> CommandContext {
+        CommandContext {
             games: table::count(&self.slots, 0).0,
             max_games: SLOTS,
-            ..Env::default()
+            ..CommandContext::default()
         }
     }
 

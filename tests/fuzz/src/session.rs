@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use kgames_session::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_session::session::game::{Game, Thought};
 use kgames_session::session::reply::{Reply, Word};
-use kgames_session::session::state::{Action, Env, Session};
+use kgames_session::session::state::{Action, CommandContext, Session};
 
 use crate::replies;
 
@@ -70,11 +70,11 @@ impl<G: Game> Scratch<G> {
 }
 
 /// The table figures shown by `09`.
-pub fn env() -> Env {
-    Env {
+pub fn env() -> CommandContext {
+    CommandContext {
         games: 1,
         max_games: 4,
-        ..Env::default()
+        ..CommandContext::default()
     }
 }
 
@@ -84,7 +84,7 @@ thread_local! {
 }
 
 /// The answer of a read-only command (run on `copy`, a copy of the session).
-fn peek_on<G: Game>(copy: &mut Session<G>, raw: &[u8], env: &Env) -> Vec<u8> {
+fn peek_on<G: Game>(copy: &mut Session<G>, raw: &[u8], env: &CommandContext) -> Vec<u8> {
     PEEK.with_borrow_mut(|out| match copy.execute(raw, env, out) {
         Action::Done => out.as_bytes().to_vec(),
         Action::Think(_) => panic!("{raw:?} asked for a search"),
@@ -92,12 +92,12 @@ fn peek_on<G: Game>(copy: &mut Session<G>, raw: &[u8], env: &Env) -> Vec<u8> {
 }
 
 /// The answer of a read-only command, run on a copy of the session.
-pub fn peek<G: Game>(s: &Session<G>, raw: &[u8], env: &Env) -> Vec<u8> {
+pub fn peek<G: Game>(s: &Session<G>, raw: &[u8], env: &CommandContext) -> Vec<u8> {
     peek_on(&mut s.clone(), raw, env)
 }
 
 /// What a user can see of the game: `01`, `11`, `06`, `07` and, with `status`, `09`.
-pub fn observe<G: Game>(s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>> {
+pub fn observe<G: Game>(s: &Session<G>, env: &CommandContext, status: bool) -> Vec<Vec<u8>> {
     let cmds: &[&[u8]] = if status {
         &[b"01", b"11", b"06", b"07", b"09"]
     } else {
@@ -108,16 +108,22 @@ pub fn observe<G: Game>(s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>>
 }
 
 /// The view of a session's current state (`observe`: `01`, `11`, `06`, `07`, and `09` under
-/// the kept `Env` when taken with status), if known. Only [`write()`] changes a session: it
-/// takes the view out and puts back the one it observed after the write, so a kept view is
-/// always that of the current state.
+/// the kept `CommandContext` when taken with status), if known. Only [`write()`] changes a
+/// session: it takes the view out and puts back the one it observed after the write, so a
+/// kept view is always that of the current state.
 #[derive(Default)]
-pub struct Seen(Option<(Env, Vec<Vec<u8>>)>);
+pub struct Seen(Option<(CommandContext, Vec<Vec<u8>>)>);
 
 impl Seen {
     /// `observe(s, env, status)` of `s` (the session this belongs to): the kept view when it
-    /// was taken under the same `Env` (`09` observed now if it lacks it), otherwise observed.
-    pub fn take<G: Game>(&mut self, s: &Session<G>, env: &Env, status: bool) -> Vec<Vec<u8>> {
+    /// was taken under the same `CommandContext` (`09` observed now if it lacks it),
+    /// otherwise observed.
+    pub fn take<G: Game>(
+        &mut self,
+        s: &Session<G>,
+        env: &CommandContext,
+        status: bool,
+    ) -> Vec<Vec<u8>> {
         match self.0.take() {
             Some((e, mut view)) if e == *env && view.len() >= 4 => {
                 view.truncate(if status { 5 } else { 4 });
@@ -131,7 +137,7 @@ impl Seen {
     }
 
     /// Keeps `view`, `observe(s, env, _)` of the session's current state.
-    pub fn keep(&mut self, env: &Env, view: Vec<Vec<u8>>) {
+    pub fn keep(&mut self, env: &CommandContext, view: Vec<Vec<u8>>) {
         self.0 = Some((*env, view));
     }
 }
@@ -145,7 +151,7 @@ pub fn write<G: Game>(
     out: &mut Reply,
     k: &mut Scratch<G>,
     raw: &[u8],
-    env: &Env,
+    env: &CommandContext,
 ) {
     let before = s.clone();
     // The view of the state before this write (kept, or taken from `before` when needed).
@@ -186,7 +192,7 @@ pub fn write<G: Game>(
 
 /// While a search is in flight: `01` answers the position before the move, and any other
 /// command (which the kernel makes wait) is refused here and changes nothing.
-fn while_busy<G: Game>(s: &mut Session<G>, board_before: &[u8], env: &Env) {
+fn while_busy<G: Game>(s: &mut Session<G>, board_before: &[u8], env: &CommandContext) {
     let mut out = Reply::new();
     assert!(matches!(s.execute(b"01\n", env, &mut out), Action::Done));
     assert_eq!(out.as_bytes(), board_before, "01 while busy");

@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use kgames_common::budget::{Interrupt, Meter};
 use kgames_session::game::{Game, Thought};
 use kgames_session::reply::Reply;
-use kgames_session::state::{Action, Env, Session};
+use kgames_session::state::{Action, CommandContext, Session};
 use kgames_session::HeapAlloc;
 
 use crate::clock::WallClock;
@@ -77,11 +77,11 @@ impl<G: Game + Send> InProcess<G> {
         self
     }
 
-    fn env() -> Env {
-        Env {
+    fn env() -> CommandContext {
+        CommandContext {
             games: 1,
             max_games: 1,
-            ..Env::default()
+            ..CommandContext::default()
         }
     }
 }

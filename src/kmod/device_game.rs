@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! [`DeviceGame`]: what binds a [`Game`] of the session layer to a misc device: where its
+//! table lives, what the device adds to `09`, how its CPU searches, and the table's setup at
+//! load and teardown at unload.
+
+use core::sync::atomic::AtomicBool;
+
+use kernel::{
+    prelude::*,
+    sync::lock::{GlobalLock, GlobalLockBackend},
+    time::Instant,
+};
+
+use super::clock::{SignalInterrupt, StopClock};
+use super::game_table::{Config, Games};
+use super::search_pool::{ContextPool, Scratch};
+use crate::common::budget::{Budget, Meter};
+use crate::session::{
+    game::{Game, Thought},
+    table::Limits,
+};
+
+/// A [`Game`] served as a misc device: where its table lives.
+pub(crate) trait DeviceGame: Game + Send + Unpin + 'static
+where
+    Self::Side: Send,
+{
+    /// What the device's searches use beyond the table, given at load (the N x N game: its
+    /// Monte Carlo queue; `()` for the others).
+    type Resources: Clone + Send + Unpin;
+    /// The global lock type of the table.
+    type Lock: GlobalLockBackend<Item = Games<Self, Self::Resources>>;
+    /// The table.
+    fn games() -> &'static GlobalLock<Self::Lock>;
+
+    /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
+    /// default the game's own [`Game::think`], stopped by the budget or a pending signal
+    /// (the result is discarded), or by `stop` (`KGAMES_IOC_STOP_SEARCH`) or after `cap_ms`
+    /// milliseconds whatever the budget (the best move so far is played). The meter's
+    /// interrupt check (every [`Meter::CHECK_INTERVAL`] nodes) is also a reschedule point.
+    fn search(
+        copy: &Self,
+        scratch: &mut Scratch<Self>,
+        budget: Budget,
+        stop: &AtomicBool,
+        cap_ms: u32,
+        _resources: &Self::Resources,
+    ) -> Thought<Self::Move> {
+        let mut clock = StopClock::new(stop, cap_ms);
+        let mut signal = SignalInterrupt;
+        let mut meter = Meter::new(budget, &mut clock, &mut signal);
+        copy.think(scratch, &mut meter)
+    }
+
+    /// Sizes the table at load; new games use `game`.
+    fn setup_table(cfg: Config, game: Self::Config) -> Result {
+        let mut t = Self::games().lock();
+        t.config = Some(game);
+        t.slots.clear();
+        // A slot is not `Clone` (it owns its game): filled one by one.
+        for _ in 0..cfg.max_games {
+            t.slots.push(None, GFP_KERNEL)?;
+        }
+        t.limits = Limits {
+            max_user_games: cfg.max_user_games,
+        };
+        t.epoch = Some(Instant::now());
+        t.max_move_ms = cfg.max_move_ms;
+        t.pool = Some(ContextPool::new_arc(
+            cfg.search_contexts,
+            cfg.tt_entries,
+            cfg.max_games,
+            &game,
+        )?);
+        Ok(())
+    }
+
+    /// Frees every game and the contexts (at unload, or when the load fails).
+    fn clear_table() {
+        let mut t = Self::games().lock();
+        t.slots = KVec::new();
+        t.pool = None;
+        t.resources = None;
+    }
+
+    /// Gives the table what the device's searches use (at load).
+    fn attach(resources: Self::Resources) {
+        Self::games().lock().resources = Some(resources);
+    }
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The live games of one device: each game's [`Cell`] (its session behind a mutex, and a
+//! condition variable for the end of a CPU search) and the device's table of cells, with the
+//! caps of the module parameters ([`Config`]).
+
+use kernel::{
+    new_condvar, new_mutex,
+    prelude::*,
+    sync::{Arc, CondVar, Mutex},
+    time::{Instant, Monotonic},
+};
+
+use super::search_pool::ContextPool;
+use crate::session::{
+    game::Game,
+    reply::Reply,
+    state::{CommandContext, Session, StatusExtra},
+    table::{self, Limits, Owner, Slot},
+};
+
+/// Limits from the module parameters.
+#[derive(Clone, Copy)]
+pub(crate) struct Config {
+    pub(crate) max_games: usize,
+    pub(crate) max_user_games: usize,
+    pub(crate) tt_entries: usize,
+    pub(crate) search_contexts: usize,
+    /// The longest CPU move in milliseconds, whatever its budget (`max_move_ms`).
+    pub(crate) max_move_ms: u32,
+}
+
+/// A live game: its session and its latest reply, behind a mutex, and a condition variable
+/// signalled when a CPU search ends.
+#[pin_data]
+pub(crate) struct Cell<G: Game> {
+    #[pin]
+    pub(super) state: Mutex<CellState<G>>,
+    #[pin]
+    pub(super) idle: CondVar,
+}
+
+/// What a cell's mutex protects.
+pub(super) struct CellState<G: Game> {
+    pub(super) session: Session<G>,
+    /// The latest reply of this game, read by files that never wrote (`echo ...; cat`).
+    pub(super) last: Reply,
+}
+
+impl<G: Game> Cell<G> {
+    fn new_arc(config: G::Config) -> Result<Arc<Self>> {
+        Arc::pin_init(
+            pin_init!(Self {
+                state <- new_mutex!(CellState {
+                    session: Session::with_config(config),
+                    last: Reply::new(),
+                }),
+                idle <- new_condvar!(),
+            }),
+            // A game is made by a user's write: charged to that user's memory cgroup.
+            GFP_KERNEL_ACCOUNT,
+        )
+    }
+}
+
+/// The table of live games of one device.
+///
+/// Invariant: `slots.len()` is the `max_games` parameter once loaded; every `Some` slot
+/// holds a distinct owner.
+pub(crate) struct Games<G: Game, D = ()> {
+    pub(super) slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
+    pub(super) limits: Limits,
+    pub(super) epoch: Option<Instant<Monotonic>>,
+    /// The device's search contexts (set at load).
+    pub(super) pool: Option<Arc<ContextPool<G>>>,
+    /// The longest CPU move in milliseconds (set at load).
+    pub(super) max_move_ms: u32,
+    /// The settings of new games (set at load; the default until then).
+    pub(super) config: Option<G::Config>,
+    /// Counts commands: each gets the next value as its [`CommandContext::nonce`].
+    pub(super) nonce: u64,
+    /// What the device's searches and status use beyond the table
+    /// ([`DeviceGame::Resources`](super::device_game::DeviceGame::Resources); set at load,
+    /// after the table).
+    pub(super) resources: Option<D>,
+}
+
+impl<G: Game, D> Games<G, D> {
+    /// An empty table (before load).
+    pub(crate) const fn new() -> Self {
+        Games {
+            slots: KVec::new(),
+            limits: Limits { max_user_games: 1 },
+            epoch: None,
+            pool: None,
+            max_move_ms: 0,
+            config: None,
+            nonce: 0,
+            resources: None,
+        }
+    }
+
+    /// Milliseconds since the table was set up (0 before).
+    fn now_ms(&self) -> u64 {
+        self.epoch
+            .map(|e| u64::try_from(e.elapsed().as_millis()).unwrap_or(0))
+            .unwrap_or(0)
+    }
+
+    /// The device's context for one command: the table's figures and the next nonce.
+    pub(super) fn context(&mut self) -> CommandContext {
+        let (games, _) = table::count(&self.slots, 0);
+        self.nonce = self.nonce.wrapping_add(1);
+        CommandContext {
+            games,
+            max_games: self.slots.len(),
+            extra: StatusExtra::default(),
+            nonce: self.nonce,
+        }
+    }
+
+    /// The cell of `owner`, if the table has it (marked used now).
+    pub(super) fn find(&mut self, owner: Owner) -> Option<Arc<Cell<G>>> {
+        let now = self.now_ms();
+        let slot = table::find(&mut self.slots, owner)?;
+        slot.last_used_ms = now;
+        Some(slot.payload.clone())
+    }
+
+    /// Marks `owner`'s slot used now (a private game, which its file holds).
+    pub(super) fn touch(&mut self, owner: Owner) {
+        let _ = self.find(owner);
+    }
+
+    /// The cell of `owner`, made and inserted if the table has none (`ENOSPC` when the caps
+    /// refuse it; the least recently used idle game may be evicted for it).
+    pub(super) fn find_or_insert(&mut self, owner: Owner) -> Result<Arc<Cell<G>>> {
+        if let Some(cell) = self.find(owner) {
+            return Ok(cell);
+        }
+        let now = self.now_ms();
+        let cell = Cell::new_arc(self.config.unwrap_or_default())?;
+        match table::insert(&mut self.slots, self.limits, owner, now, cell.clone()) {
+            // An evicted cell is dropped here; a file still holding it keeps it alive.
+            Ok(_evicted) => Ok(cell),
+            Err(_) => Err(ENOSPC),
+        }
+    }
+}
