@@ -9,24 +9,24 @@
 use kernel::prelude::*;
 
 #[path = "chess/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod chess;
 #[path = "common/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod common;
 #[path = "kmod/mod.rs"]
 mod kmod;
 #[path = "kxo/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod kxo;
 #[path = "reversi/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod reversi;
 #[path = "session/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod session;
 #[path = "uapi/mod.rs"]
-#[allow(unreachable_pub, dead_code, unused_imports)]
+#[allow(unreachable_pub)]
 mod uapi;
 
 module! {

@@ -11,6 +11,7 @@ impl Bitboard {
     /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 64 squares.
+    #[cfg(not(MODULE))]
     pub const FULL: Bitboard = Bitboard(!0);
     /// The light squares (h1 is light).
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
@@ -37,6 +38,7 @@ impl Bitboard {
 
     /// All squares of file `file` (masked to 0..8).
     #[inline]
+    #[cfg(not(MODULE))]
     pub const fn file(file: u32) -> Bitboard {
         Bitboard(Self::FILE_A.0 << (file & 7))
     }
@@ -83,6 +85,7 @@ impl Bitboard {
 
     /// The highest square, if any.
     #[inline]
+    #[cfg(not(MODULE))]
     pub const fn last(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -93,6 +96,7 @@ impl Bitboard {
 
     /// The only square of a one-square set, else `None`.
     #[inline]
+    #[cfg(not(MODULE))]
     pub const fn single_square(self) -> Option<Square> {
         if self.more_than_one() {
             None
@@ -109,6 +113,7 @@ impl Bitboard {
 
     /// Removes `sq`.
     #[inline]
+    #[cfg(not(MODULE))]
     pub fn discard(&mut self, sq: Square) {
         self.0 &= !(1 << sq.index());
     }
@@ -133,6 +138,7 @@ impl Bitboard {
 
     /// Every square moved one rank towards the 8th (`up`) or the 1st rank.
     #[inline]
+    #[cfg(not(MODULE))]
     pub const fn shift_rank(self, up: bool) -> Bitboard {
         if up {
             Bitboard(self.0 << 8)

@@ -342,6 +342,7 @@ fn pawns_of(pos: &Position) -> [Bitboard; 2] {
 
 /// Walks every term of `pos` for both colours into `t` and returns the game phase
 /// (0..=[`PHASE_MAX`], 24 with every piece on the board).
+#[cfg(not(MODULE))]
 pub fn evaluate_terms(pos: &Position, t: &mut impl Terms) -> i32 {
     let pawns = pawns_of(pos);
     let phase = base_terms(pos, pawns, t);
@@ -361,6 +362,7 @@ pub const LAZY_MARGIN: i32 = 250;
 /// The evaluation of `pos` in centipawns for the side to move (bounded by about +-10000):
 /// the weighted terms, middle game and endgame blended by the game phase, plus the mop-up
 /// term.
+#[cfg(not(MODULE))]
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_bounded(pos, -i32::MAX, i32::MAX)
 }

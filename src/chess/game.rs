@@ -6,7 +6,9 @@
 //! only when an en-passant capture is legal). After a move, [`Game::play`] reports the first
 //! of MATE, TIE, CHECK, OK that applies.
 
-use super::moves::{Move, MoveList};
+use super::moves::Move;
+#[cfg(not(MODULE))]
+use super::moves::MoveList;
 use super::position::Position;
 use super::square::Color;
 use super::zobrist;
@@ -60,6 +62,7 @@ pub enum Status {
 
 impl Status {
     /// The reply word including its newline (`MATE\n`, `TIE\n`, `CHECK\n`, `OK\n`).
+    #[cfg(not(MODULE))]
     pub fn reply(self) -> &'static [u8] {
         match self {
             Status::Mate => b"MATE\n",
@@ -130,6 +133,7 @@ impl Game {
     }
 
     /// How the game ended, if it did.
+    #[cfg(not(MODULE))]
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -159,6 +163,7 @@ impl Game {
     }
 
     /// The legal moves of the side to move (none once the game is over).
+    #[cfg(not(MODULE))]
     pub fn legal_moves(&self, list: &mut MoveList) {
         if self.is_over() {
             list.clear();

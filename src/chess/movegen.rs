@@ -59,6 +59,7 @@ impl Position {
     }
 
     /// The pieces of the side to move that are pinned to their king.
+    #[cfg(not(MODULE))]
     pub fn pinned(&self) -> Bitboard {
         match self.king_of(self.turn()) {
             Some(king) => self.pinned_to(king),
@@ -66,6 +67,7 @@ impl Position {
         }
     }
 
+    #[cfg(not(MODULE))]
     fn pinned_to(&self, king: Square) -> Bitboard {
         self.checkers_and_pinned(king).1
     }
@@ -406,6 +408,7 @@ impl Sink for CountSink {
 /// Counts the leaf nodes of the legal move tree to `depth` plies, bulk-counting the last ply
 /// ([`Position::count_legal_moves`]). Host and test use: it keeps a 1.5 KiB move list per ply
 /// on the stack.
+#[cfg(not(MODULE))]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,

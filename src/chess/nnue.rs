@@ -170,11 +170,13 @@ impl<'n> Network<'n> {
     }
 
     /// The hidden size `H`.
+    #[cfg(not(MODULE))]
     pub fn hidden(&self) -> usize {
         self.hidden
     }
 
     /// The output activation.
+    #[cfg(not(MODULE))]
     pub fn activation(&self) -> Activation {
         self.activation
     }
@@ -304,6 +306,7 @@ impl<'n> Network<'n> {
 
     /// The score of `pos` for the side to move, from a fresh accumulator (slow: for tests
     /// and tools; the search updates accumulators incrementally).
+    #[cfg(not(MODULE))]
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         let mut acc = Accumulator::EMPTY;
         self.refresh(pos, &mut acc);
@@ -326,6 +329,7 @@ impl Accumulator {
     };
 
     /// The sums of `perspective`.
+    #[cfg(not(MODULE))]
     pub fn sums(&self, perspective: Color) -> &[i16; MAX_HIDDEN] {
         match perspective {
             Color::White => &self.v[0],

@@ -153,6 +153,7 @@ impl ClassicMove {
 }
 
 /// Parses and resolves a classic move in one step (format errors first).
+#[cfg(not(MODULE))]
 pub fn parse_classic(pos: &Position, text: &[u8]) -> Result<Move, ParseError> {
     ClassicMove::parse(text)?.resolve(pos)
 }

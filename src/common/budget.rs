@@ -94,8 +94,10 @@ impl Interrupt for NeverInterrupt {
 }
 
 /// An interrupt that is always pending (tests: a search stopped by a signal at once).
+#[cfg(not(MODULE))]
 pub struct AlwaysInterrupt;
 
+#[cfg(not(MODULE))]
 impl Interrupt for AlwaysInterrupt {
     fn pending(&mut self) -> bool {
         true
@@ -103,11 +105,13 @@ impl Interrupt for AlwaysInterrupt {
 }
 
 /// A fake clock for tests: `ns_per_node` nanoseconds elapse per searched node.
+#[cfg(not(MODULE))]
 pub struct NodeClock {
     /// Simulated nanoseconds per node.
     pub ns_per_node: u64,
 }
 
+#[cfg(not(MODULE))]
 impl Clock for NodeClock {
     fn now_ns(&mut self, nodes: u64) -> u64 {
         nodes.saturating_mul(self.ns_per_node)

@@ -58,6 +58,7 @@ impl Side {
     }
 
     /// The 2-bit cell code of this side in the packed form (`01` O, `10` X).
+    #[cfg(not(MODULE))]
     pub const fn code(self) -> u32 {
         match self {
             Side::O => 0b01,
@@ -230,11 +231,13 @@ impl Board4 {
     }
 
     /// Stones on the board.
+    #[cfg(not(MODULE))]
     pub const fn stones(&self) -> u8 {
         self.occupied().count_ones() as u8
     }
 
     /// What holds `cell` (`None` if it is empty or `cell` is off the board).
+    #[cfg(not(MODULE))]
     pub const fn at(&self, cell: u8) -> Option<Side> {
         if cell >= CELLS {
             return None;
@@ -250,6 +253,7 @@ impl Board4 {
     }
 
     /// The side whose turn it is by the stone counts: O when both have as many stones, else X.
+    #[cfg(not(MODULE))]
     pub const fn side_to_move(&self) -> Side {
         if self.o.count_ones() <= self.x.count_ones() {
             Side::O

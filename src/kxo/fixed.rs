@@ -11,6 +11,7 @@ pub const ONE: u32 = 1 << 16;
 pub const LN2_Q32: u64 = 2_977_044_472;
 
 /// `log2 x` in Q16.16 for `x >= 1` (0 for `x == 0`), truncated.
+#[cfg(not(MODULE))]
 pub const fn log2_q16(x: u32) -> u32 {
     log2_q20(x) >> 4
 }

@@ -10,7 +10,11 @@
 //! `calc_load`: integers only, rounding up while the load rises.
 
 use super::agent::AgentKind;
-pub use crate::uapi::load::{hundredths, FIXED_1, FSHIFT};
+#[cfg(not(MODULE))]
+pub use crate::uapi::load::hundredths;
+pub use crate::uapi::load::FIXED_1;
+#[cfg(not(MODULE))]
+pub use crate::uapi::load::FSHIFT;
 /// The sampling period the decay factors assume, in milliseconds.
 pub const SAMPLE_PERIOD_MS: u32 = 5000;
 /// `FIXED_1 / e^(5 s / 1 min)`: decay per sample of the 1-minute average.
@@ -99,6 +103,7 @@ impl LoadAvg {
     }
 
     /// CPU time accounted in the current period, in nanoseconds.
+    #[cfg(not(MODULE))]
     pub const fn busy_ns(&self) -> u64 {
         self.busy_ns
     }

@@ -18,9 +18,13 @@
 
 use core::ops::DerefMut;
 
-use super::agent::{Agent, AgentKind};
+use super::agent::Agent;
+#[cfg(not(MODULE))]
+use super::agent::AgentKind;
 use super::board::{Board4, Side, CELLS};
-use super::fixed::{ln_q16, sqrt_q16, ONE};
+#[cfg(not(MODULE))]
+use super::fixed::ONE;
+use super::fixed::{ln_q16, sqrt_q16};
 use super::playout::{playout, winning_cell, wins_at};
 use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
@@ -28,6 +32,7 @@ use crate::common::rng::Rng;
 /// The exploration constant C = sqrt(2) in Q16.16.
 pub const EXPLORATION_Q16: u64 = 92_682;
 /// Iterations per move by default (the module parameter `kxo_mcts_iters`).
+#[cfg(not(MODULE))]
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 /// The most iterations per move (the pool for one slot stays under 2 MB).
 pub const MAX_ITERATIONS: u32 = 100_000;
@@ -289,12 +294,14 @@ impl<S: DerefMut<Target = [Node]>> Agent for Mcts<S> {
         self.search(board, side, meter).map(|s| s.cell)
     }
 
+    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::Mcts
     }
 }
 
 /// The Q16.16 win rate of the root's most visited child, for tests and benches.
+#[cfg(not(MODULE))]
 pub fn root_value(pool: &[Node]) -> Option<u32> {
     let mut best: Option<(u32, u32)> = None;
     let mut c = pool.first()?.child;

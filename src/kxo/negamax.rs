@@ -16,7 +16,9 @@ use core::ops::DerefMut;
 use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::splitmix64;
 
-use super::agent::{Agent, AgentKind};
+use super::agent::Agent;
+#[cfg(not(MODULE))]
+use super::agent::AgentKind;
 use super::board::{Board4, Side, CELLS, LINES};
 
 /// The score of a won position at the root (a win at ply `p` scores `WIN - p`).
@@ -496,6 +498,7 @@ impl<S: DerefMut<Target = [TtEntry]>> Agent for Negamax<S> {
         self.search(board, side, meter).map(|s| s.cell)
     }
 
+    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::Negamax
     }

@@ -4,6 +4,7 @@
 
 pub use crate::uapi::record::Record;
 
+#[cfg(not(MODULE))]
 use super::agent::AgentKind;
 use super::board::{Board4, GameState, Side, CELLS};
 
@@ -22,6 +23,7 @@ pub trait RecordBoard: Sized {
     /// True when the record describes a real game: known agent ids, at most 16 moves, no move
     /// bits beyond `move_count`, and replaying `moves` from the empty board (O first) is legal
     /// at every ply and gives exactly `board` and `state`.
+    #[cfg(not(MODULE))]
     fn is_consistent(&self) -> bool;
 }
 
@@ -51,6 +53,7 @@ impl RecordBoard for Record {
         Some(next)
     }
 
+    #[cfg(not(MODULE))]
     fn is_consistent(&self) -> bool {
         if AgentKind::from_id(self.o_agent).is_none()
             || AgentKind::from_id(self.x_agent).is_none()
@@ -80,6 +83,7 @@ impl RecordBoard for Record {
 /// is now held by the side whose turn it was (O on even plies); no other cell changed; the
 /// move history is `prev`'s extended by that cell; and `next.state` is the new board's state.
 /// Sequence numbers and lost counts are not compared.
+#[cfg(not(MODULE))]
 pub fn is_successor(prev: &Record, next: &Record) -> bool {
     if prev.game != next.game
         || prev.round != next.round

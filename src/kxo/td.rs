@@ -14,10 +14,12 @@
 
 use core::ops::DerefMut;
 
+#[cfg(not(MODULE))]
 use super::agent::{Agent, RandomAgent};
 use super::board::{Board4, GameState, Side, LINES};
 use super::fixed::ONE;
 use super::record::RecordBoard;
+#[cfg(not(MODULE))]
 use crate::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use crate::common::rng::Rng;
 use crate::uapi::agent::AgentKind;
@@ -32,8 +34,10 @@ pub const ARENA_EPSILON_Q16: u32 = ONE / 16;
 /// Exploration while pre-training: 1/8 of the moves (Q16).
 pub const TRAIN_EPSILON_Q16: u32 = ONE / 8;
 /// Table memory by default (the module parameter `kxo_td_kb`), in KiB.
+#[cfg(not(MODULE))]
 pub const DEFAULT_KB: u32 = 1024;
 /// Pre-training games at load by default (the module parameter `kxo_td_games`).
+#[cfg(not(MODULE))]
 pub const DEFAULT_TRAIN_GAMES: u32 = 20_000;
 
 /// One table entry: a packed board, its value for O, and when it was last used.
@@ -120,6 +124,7 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 
     /// A table whose unknown boards are worth 0 (no heuristic prior): learning from scratch.
+    #[cfg(not(MODULE))]
     pub fn without_prior(entries: S) -> Self {
         TdTable {
             prior: false,
@@ -128,11 +133,13 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 
     /// Games learned from.
+    #[cfg(not(MODULE))]
     pub fn games(&self) -> u64 {
         self.games
     }
 
     /// Entries in use.
+    #[cfg(not(MODULE))]
     pub fn used(&self) -> usize {
         self.entries.iter().filter(|e| e.stamp != 0).count()
     }
@@ -342,6 +349,7 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
 
 /// Plays `games` games of the table (as `me`, exploring with `epsilon_q16`) against the
 /// uniformly random agent and returns (wins, draws, losses): the learning curve's measure.
+#[cfg(not(MODULE))]
 pub fn versus_random<S: DerefMut<Target = [TdEntry]>>(
     t: &mut TdTable<S>,
     me: Side,

@@ -7,19 +7,29 @@
 //! type).
 
 pub mod bitboard;
+/// Host only: the classic evaluation, kept to replay matches against the pattern one.
+#[cfg(not(MODULE))]
+pub mod classic;
 mod endgame;
 pub mod eval;
 mod lastmoves;
 mod movelist;
 pub mod notation;
 pub mod pattern;
+/// Host only: perft, for the tests and benchmarks.
+#[cfg(not(MODULE))]
 pub mod perft;
 pub mod position;
 pub mod search;
 pub mod tt;
 
-pub use notation::{parse_square, square_at, square_name};
-pub use perft::{perft, perft_metered};
-pub use position::{Cell, Color, Position};
-pub use search::{best_move, solve, Outcome, SearchContext, SearchResult, Solution};
-pub use tt::TtEntry;
+// The crate's public API, for the host's tools and tests (the module uses the modules' own
+// paths).
+#[cfg(not(MODULE))]
+pub use {
+    notation::{parse_square, square_at, square_name},
+    perft::{perft, perft_metered},
+    position::{Cell, Color, Position},
+    search::{best_move, solve, Outcome, SearchContext, SearchResult, Solution},
+    tt::TtEntry,
+};

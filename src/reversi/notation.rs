@@ -15,6 +15,7 @@ pub const fn square_name(sq: u8) -> [u8; 2] {
 }
 
 /// Parses a square name: exactly two bytes, a lower-case column `a`-`h` then a row `1`-`8`.
+#[cfg(not(MODULE))]
 pub fn parse_square(s: &[u8]) -> Option<u8> {
     match *s {
         [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') * 8 + (c - b'a')),
@@ -92,6 +93,7 @@ impl Position {
 
     /// Parses a 67-byte `01` board (for clients and tests); strict like
     /// [`parse_setup`](Self::parse_setup).
+    #[cfg(not(MODULE))]
     pub fn parse_board(s: &[u8]) -> Option<Position> {
         if s.len() != BOARD_LEN || s.get(64) != Some(&b'\t') || s.get(66) != Some(&b'\n') {
             return None;

@@ -294,6 +294,7 @@ fn features_slow(me: Bitboard, opp: Bitboard) -> [u32; FEATURES] {
 /// pattern's own symmetry allows: reversed for lines and diagonals, transposed for the 3x3
 /// corner; mobility entries are their own mirror. Training ties each weight to its mirror, so
 /// that the evaluation is symmetric under the eight symmetries of the board.
+#[cfg(not(MODULE))]
 pub fn mirror(i: usize) -> usize {
     let Some(t) = (0..PATTERNS.len()).find(|&t| OFFSETS[t] <= i && i < OFFSETS[t + 1]) else {
         return i;

@@ -117,11 +117,13 @@ impl Position {
     }
 
     /// X's discs.
+    #[cfg(not(MODULE))]
     pub const fn x(&self) -> Bitboard {
         self.x
     }
 
     /// O's discs.
+    #[cfg(not(MODULE))]
     pub const fn o(&self) -> Bitboard {
         self.o
     }
@@ -191,6 +193,7 @@ impl Position {
     }
 
     /// True when `sq` is a legal move of the side to move.
+    #[cfg(not(MODULE))]
     pub fn is_legal(&self, sq: u8) -> bool {
         sq < 64 && self.legal_moves() & square_bit(sq) != 0
     }
@@ -253,6 +256,7 @@ impl Position {
     /// The final score for the side to move with the empty squares given to the winner (the
     /// FFO convention): `mine - theirs`, plus the empties if mine is larger, minus them if
     /// smaller. Range -64..=64.
+    #[cfg(not(MODULE))]
     pub fn final_score(&self) -> i32 {
         final_score(self.mover(), self.opponent())
     }

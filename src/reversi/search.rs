@@ -41,6 +41,7 @@ pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
 /// guess (later tests are null windows).
 const ASPIRATION_DISCS: i32 = 4;
 /// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
+#[cfg(not(MODULE))]
 pub const GUESS_DEPTH: u8 = 6;
 /// A time budget this large (ms) counts as large.
 pub const LARGE_BUDGET_MS: u32 = 500;
@@ -88,11 +89,13 @@ impl<'a> SearchContext<'a> {
     }
 
     /// Seeds the choice among near-equal opening moves (see [`VARIETY_EMPTIES`]).
+    #[cfg(not(MODULE))]
     pub fn set_seed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);
     }
 
     /// Selects the static evaluation (default: [`EvalKind::Pattern`]).
+    #[cfg(not(MODULE))]
     pub fn set_eval(&mut self, eval: EvalKind) {
         self.eval = eval;
     }
@@ -132,6 +135,7 @@ pub struct SearchResult {
 
 /// An exact solution of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg(not(MODULE))]
 pub struct Solution {
     /// Final disc difference for the side to move, empties to the winner.
     pub score: i32,
@@ -683,6 +687,7 @@ pub fn best_move(
 /// `Err(SearchEnd)` when the budget ran out or an interrupt came first. The recursion is as deep
 /// as the number of empties (plus passes): callers with a small stack should only solve
 /// positions with at most [`MAX_SOLVE_EMPTIES`] empties.
+#[cfg(not(MODULE))]
 pub fn solve(
     pos: &Position,
     ctx: &mut SearchContext<'_>,

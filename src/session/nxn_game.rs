@@ -118,6 +118,7 @@ impl Nxn {
     }
 
     /// The game's seed (see the module documentation).
+    #[cfg(not(MODULE))]
     pub fn game_seed(&self) -> u64 {
         self.seed
     }

@@ -24,18 +24,26 @@
 
 #[cfg(not(MODULE))]
 use core::fmt;
+#[cfg(not(MODULE))]
 use core::ops::RangeInclusive;
 
+#[cfg(not(MODULE))]
 pub use super::command::{frame, LINE_MAX};
-pub use super::reply::{Word, REPLY_MAX};
+pub use super::reply::Word;
+#[cfg(not(MODULE))]
+pub use super::reply::REPLY_MAX;
 pub use crate::common::budget::Budget;
+#[cfg(not(MODULE))]
 use crate::kxo::nxn;
 
 /// The board sizes N of the N x N game (`00 X N`).
+#[cfg(not(MODULE))]
 pub const NXN_SIZES: RangeInclusive<u8> = nxn::MIN_N..=nxn::MAX_N;
 /// The playouts per tile T of the N x N game (`00 X N T`).
+#[cfg(not(MODULE))]
 pub const NXN_PLAYOUTS: RangeInclusive<u8> = nxn::MIN_PLAYOUTS..=nxn::MAX_PLAYOUTS;
 /// The parallel work items P of the N x N game (`00 X N T P`).
+#[cfg(not(MODULE))]
 pub const NXN_WORKERS: RangeInclusive<u8> = nxn::MIN_WORKERS..=nxn::MAX_WORKERS;
 
 /// One command line, typed: the command number and its arguments.
@@ -76,6 +84,7 @@ pub enum Request<'a> {
 
 impl<'a> Request<'a> {
     /// The two-digit command number.
+    #[cfg(not(MODULE))]
     pub const fn number(&self) -> u8 {
         match self {
             Request::New(_) => 0,
@@ -96,6 +105,7 @@ impl<'a> Request<'a> {
     }
 
     /// True for the commands that ask the CPU to search (the write blocks for the move).
+    #[cfg(not(MODULE))]
     pub const fn searches(&self) -> bool {
         matches!(self, Request::CpuMove | Request::CpuMoveForHuman)
     }

@@ -62,6 +62,7 @@ pub struct Reversi {
 
 impl Reversi {
     /// The current position.
+    #[cfg(not(MODULE))]
     pub fn position(&self) -> &Position {
         &self.pos
     }

@@ -124,6 +124,7 @@ impl<G: Game> Session<G> {
     }
 
     /// The game, if one was started.
+    #[cfg(not(MODULE))]
     pub fn game(&self) -> Option<&G> {
         self.game.as_ref()
     }

@@ -15,6 +15,7 @@ pub type KxoLoads = [[u64; 3]; AgentKind::COUNT];
 
 /// A load in hundredths, rounded to nearest: `hundredths(FIXED_1) == 100`. Print it as
 /// `h / 100` `.` `h % 100` (two digits), like `/proc/loadavg`.
+#[cfg(not(MODULE))]
 pub const fn hundredths(load: u64) -> u64 {
     load.saturating_mul(100).saturating_add(FIXED_1 / 2) >> FSHIFT
 }

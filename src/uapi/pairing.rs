@@ -39,12 +39,14 @@ impl KxoPairing {
     pub const SIZE: usize = 4;
 
     /// The wire bytes.
+    #[cfg(not(MODULE))]
     pub fn to_bytes(self) -> [u8; KxoPairing::SIZE] {
         let s = self.slot.to_ne_bytes();
         [s[0], s[1], self.o_agent, self.x_agent]
     }
 
     /// Decodes the wire bytes.
+    #[cfg(not(MODULE))]
     pub fn from_bytes(b: [u8; KxoPairing::SIZE]) -> KxoPairing {
         KxoPairing {
             slot: u16::from_ne_bytes([b[0], b[1]]),
@@ -79,6 +81,7 @@ pub fn parse_side(name: &str) -> Option<u8> {
 
 /// The name of side `id` as [`parse_side`] reads it: `random` for [`RANDOM`], the agent's tag
 /// in lower case otherwise (`?` for an unknown id).
+#[cfg(not(MODULE))]
 pub fn side_name(id: u8) -> &'static str {
     match AgentKind::from_id(id) {
         _ if id == RANDOM => "random",

@@ -90,6 +90,7 @@ fn put(buf: &mut [u8], at: usize, src: &[u8]) {
 }
 
 /// The `N` bytes of `bytes` at `at`.
+#[cfg(not(MODULE))]
 fn get<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
     bytes.get(at..at.checked_add(N)?)?.try_into().ok()
 }
@@ -108,10 +109,13 @@ impl Record {
     /// `state`: the game runs.
     pub const RUNNING: u8 = 0;
     /// `state`: O won.
+    #[cfg(not(MODULE))]
     pub const O_WON: u8 = 1;
     /// `state`: X won.
+    #[cfg(not(MODULE))]
     pub const X_WON: u8 = 2;
     /// `state`: a draw.
+    #[cfg(not(MODULE))]
     pub const DRAW: u8 = 3;
 
     /// The first record of a round: the empty board, no moves, running; `seq` and `lost` 0.
@@ -144,11 +148,13 @@ impl Record {
     }
 
     /// True for a snapshot record ([`Record::FLAG_SNAPSHOT`]).
+    #[cfg(not(MODULE))]
     pub const fn is_snapshot(&self) -> bool {
         self.flags & Record::FLAG_SNAPSHOT != 0
     }
 
     /// The agents of O and X, if both ids are known.
+    #[cfg(not(MODULE))]
     pub const fn agents(&self) -> Option<(AgentKind, AgentKind)> {
         match (
             AgentKind::from_id(self.o_agent),
@@ -179,6 +185,7 @@ impl Record {
     /// Decodes the first [`Record::SIZE`] bytes of `bytes`. `None` if there are fewer, or the
     /// version or size field is not this layout's, or `reserved` is not zero. The contents
     /// are not checked: see `kgames_kxo::record::RecordBoard::is_consistent`.
+    #[cfg(not(MODULE))]
     pub fn from_bytes(bytes: &[u8]) -> Option<Record> {
         let [move_count, state] = get::<2>(bytes, 6)?;
         let [o_agent, x_agent, flags] = get::<3>(bytes, 40)?;

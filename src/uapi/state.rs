@@ -57,6 +57,7 @@ impl KxoState {
     pub const SIZE: usize = 32 + 2 * MAX_GAMES;
 
     /// The wire bytes, field by field in native endianness.
+    #[cfg(not(MODULE))]
     pub fn to_bytes(self) -> [u8; KxoState::SIZE] {
         let mut b = [0u8; KxoState::SIZE];
         let fields: [(usize, &[u8]); 5] = [
@@ -80,6 +81,7 @@ impl KxoState {
     }
 
     /// Decodes the wire bytes (`None` if fewer than [`KxoState::SIZE`]).
+    #[cfg(not(MODULE))]
     pub fn from_bytes(b: &[u8]) -> Option<KxoState> {
         let b: &[u8; KxoState::SIZE] = b.get(..KxoState::SIZE)?.try_into().ok()?;
         let u32_at = |at: usize| {
