@@ -243,9 +243,8 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 }
 
 /// True when `c` lies on the line through `a` and `b`.
-#[inline]
-#[cfg(not(MODULE))]
-pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+#[cfg(test)]
+fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }
 

@@ -34,6 +34,21 @@ pub enum FenError {
     EnPassant,
 }
 
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenError::Format => "malformed FEN",
+            FenError::Kings => "a side does not have exactly one king",
+            FenError::PawnOnBackRank => "a pawn on the first or last rank",
+            FenError::TooManyPieces => "more than 16 pieces or 8 pawns on one side",
+            FenError::OppositeCheck => "the side not to move is in check",
+            FenError::ImpossibleCheck => "the side to move is in check by more than two pieces",
+            FenError::Castling => "a castling right without its king and rook at home",
+            FenError::EnPassant => "an en-passant square without a pawn that just moved two",
+        })
+    }
+}
+
 /// The start position's FEN.
 #[cfg(not(MODULE))]
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -12,7 +12,7 @@ const BONUS_MAX: i32 = 1600;
 
 /// The history heuristic's table (1.5 KiB): for each piece (colour and role) and target
 /// square, how often a quiet move of it caused a cut lately (bonuses minus penalties,
-/// bounded by +-[`HISTORY_MAX`]). Quiet moves are ordered by it.
+/// bounded by +-`HISTORY_MAX`). Quiet moves are ordered by it.
 #[derive(Clone, Debug)]
 pub struct History {
     table: [[i16; 64]; 12],

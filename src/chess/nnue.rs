@@ -77,6 +77,17 @@ pub enum NetError {
     Range,
 }
 
+impl core::fmt::Display for NetError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            NetError::Header => "not a kgames network (bad magic or activation)",
+            NetError::Hidden => "a hidden size of 0 or above the maximum",
+            NetError::Length => "a length other than the header implies",
+            NetError::Range => "a feature weight or bias out of range",
+        })
+    }
+}
+
 /// The length in bytes of a network of hidden size `h`.
 pub const fn net_len(h: usize) -> usize {
     HEADER + INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4

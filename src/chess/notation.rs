@@ -21,6 +21,15 @@ pub enum ParseError {
     Illegal,
 }
 
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ParseError::Format => "malformed move text",
+            ParseError::Illegal => "not a legal move in this position",
+        })
+    }
+}
+
 /// A syntactically valid classic move, not yet checked against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassicMove {

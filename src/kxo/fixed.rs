@@ -10,12 +10,6 @@ pub const ONE: u32 = 1 << 16;
 /// `ln 2` in Q0.32 (0.6931471805... * 2^32, rounded).
 pub const LN2_Q32: u64 = 2_977_044_472;
 
-/// `log2 x` in Q16.16 for `x >= 1` (0 for `x == 0`), truncated.
-#[cfg(not(MODULE))]
-pub const fn log2_q16(x: u32) -> u32 {
-    log2_q20(x) >> 4
-}
-
 /// `log2 x` with 20 fraction bits: the integer part from the position of the top bit, the
 /// fraction bits by squaring the mantissa (each square doubles the logarithm; a square of 2
 /// or more means the next bit is 1).

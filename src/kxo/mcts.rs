@@ -1,7 +1,7 @@
 //! Monte Carlo tree search with UCT, in fixed point, on a preallocated node pool.
 //!
 //! One iteration: from the root, descend through fully expanded nodes by the UCT rule
-//! `Q + C * sqrt(ln N / n)` (Q16.16: [`super::fixed`]), add one untried child, finish the game
+//! `Q + C * sqrt(ln N / n)` (Q16.16: `super::fixed`), add one untried child, finish the game
 //! with a random playout ([`super::playout`]), and add the result to every node on the path
 //! (2 per win of the side that moved into the node, 1 per draw). After the iterations the most
 //! visited root move plays.

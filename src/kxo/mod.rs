@@ -6,7 +6,7 @@
 //! - [`record`]: the binary record streamed to `/dev/kxo` watchers.
 //! - [`nxn`]: the N x N human-vs-CPU game and its Monte Carlo player.
 //! - [`load`]: per-agent CPU load averages in fixed point.
-//! - [`fixed`]: Q16.16 `ln` and `sqrt` for the agents.
+//! - `fixed`: Q16.16 `ln` and `sqrt` for the agents.
 //! - [`playout`]: random playouts and immediate-win detection (the Monte Carlo inner loop).
 //! - [`mcts`]: the MCTS agent (UCT on a preallocated node pool).
 //! - [`td`]: the TD(0) learning agent (a bounded LRU value table).
@@ -17,7 +17,7 @@
 pub mod agent;
 pub mod arena;
 pub mod board;
-pub mod fixed;
+mod fixed;
 pub mod load;
 pub mod mcts;
 pub mod montecarlo;

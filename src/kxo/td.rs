@@ -1,7 +1,7 @@
 //! A TD(0) state-value learner: afterstate values in Q16.16 in a bounded hash table with
 //! least-recently-used eviction, initialised from a heuristic, learning from every game.
 //!
-//! Values are for O: [`ONE`] (O wins) down to `-ONE` (X wins), 0 a draw. A player picks the
+//! Values are for O: `ONE` (O wins) down to `-ONE` (X wins), 0 a draw. A player picks the
 //! move whose afterstate is best for it (O the highest value, X the lowest), or with
 //! probability epsilon a uniformly random move (exploration). After each game the afterstates
 //! are updated backwards, each towards the value of the one after it (TD(0) with step

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
     let pos = match Position::from_fen(fen.as_bytes()) {
         Ok(pos) => pos,
         Err(e) => {
-            eprintln!("bad FEN: {e:?}");
+            eprintln!("bad FEN: {e}");
             return ExitCode::from(2);
         }
     };

@@ -9,5 +9,5 @@ use std::path::Path;
 pub fn load_network(path: &Path) -> Result<Network<'static>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-    Network::parse(bytes).map_err(|e| format!("{}: not a network ({e:?})", path.display()))
+    Network::parse(bytes).map_err(|e| format!("{}: not a network ({e})", path.display()))
 }

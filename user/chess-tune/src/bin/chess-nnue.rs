@@ -139,7 +139,7 @@ fn main() {
     let net = match Network::parse(&bytes) {
         Ok(n) => n,
         Err(e) => {
-            eprintln!("chess-nnue: the quantised network is refused: {e:?}");
+            eprintln!("chess-nnue: the quantised network is refused: {e}");
             std::process::exit(1);
         }
     };
