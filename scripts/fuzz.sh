@@ -3,6 +3,11 @@
 # toolchain: the sanitizer-coverage passes are stable rustc flags, no nightly needed.
 #
 #   scripts/fuzz.sh [TARGET...]     every target of tests/fuzz by default
+#   scripts/fuzz.sh --cmin [TARGET...]
+#                                   no fuzzing: minimises the stored corpus of each target
+#                                   (libFuzzer's -merge=1 into an empty directory: the
+#                                   fewest inputs that keep its features) and prints the
+#                                   counts before and after
 #   FUZZ_SECONDS=180                time per target
 #   FUZZ_JOBS=1                     libFuzzer workers per target
 #   FUZZ_RUNS=N                     stop each target after N inputs (FUZZ_SECONDS still caps
@@ -39,6 +44,8 @@ if [ "${FUZZ_TRACE_CMP:-1}" = 0 ]; then
     trace_cmp=""
     target_dir=target/fuzz-nocmp
 fi
+cmin=""
+if [ "${1:-}" = --cmin ]; then cmin=1; shift; fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     mapfile -t targets < <(sed -n 's/^name = "\(.*\)"$/\1/p' tests/fuzz/Cargo.toml | grep -v '^kgames-fuzz$')
@@ -57,6 +64,18 @@ nice -n 19 cargo build --release -q -p kgames-fuzz --features libfuzzer --bins \
 bin=$target_dir/$host/release
 mkdir -p out/fuzz
 status=0
+if [ -n "$cmin" ]; then
+    for t in "${targets[@]}"; do
+        stored=tests/fuzz/corpus/$t min=out/fuzz/$t.min
+        rm -rf "$min" && mkdir -p "$min" "out/fuzz/$t"
+        nice -n 19 "$bin/$t" -merge=1 -timeout=10 -rss_limit_mb=1024 -artifact_prefix="out/fuzz/$t/" \
+            "$min" "$stored" >"out/fuzz/$t.cmin.log" 2>&1 || { echo "$t: the merge failed (out/fuzz/$t.cmin.log)"; status=1; continue; }
+        before=$(ls "$stored" | wc -l) after=$(ls "$min" | wc -l)
+        rm -rf "$stored" && mv "$min" "$stored"
+        printf '%-16s %5d inputs -> %5d (%s)\n' "$t" "$before" "$after" "$(du -sh "$stored" | cut -f1)"
+    done
+    exit $status
+fi
 for t in "${targets[@]}"; do
     stored=tests/fuzz/corpus/$t work=out/fuzz/$t.corpus
     mkdir -p "out/fuzz/$t" "$stored" "$work"

@@ -4,13 +4,14 @@
 //! layer of each device ([`session`]), several files and users on one device's game table
 //! ([`multi`]), the engines' position setup and move application ([`engines`]), the kxo
 //! record encoder, decoder and consistency check ([`record`]), the serial Othello link's
-//! line framing and parser ([`othello`]), and deep CPU searches on random legal positions
-//! ([`search`]). The libFuzzer drivers in
+//! line framing and parser ([`othello`]), deep CPU searches on random legal positions
+//! ([`search`]), and the typed protocol's encoder and decoders ([`protocol`]). The libFuzzer drivers in
 //! `src/bin` call [`run`]; `tests/corpus.rs` replays the stored corpus through it.
 
 pub mod engines;
 pub mod multi;
 pub mod othello;
+pub mod protocol;
 pub mod record;
 pub mod replies;
 pub mod search;
@@ -27,6 +28,7 @@ pub const TARGETS: &[&str] = &[
     "kxo_record",
     "othello_line",
     "search_deep",
+    "protocol",
 ];
 
 /// Runs the target `name` on `data`. Returns false for an unknown name.
@@ -56,6 +58,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "kxo_record" => record::run(data),
         "othello_line" => othello::run(data),
         "search_deep" => search::run(data),
+        "protocol" => protocol::run(data),
         _ => return false,
     }
     true
