@@ -4,7 +4,7 @@
 //!
 //! ```no_run
 //! # use std::time::Duration;
-//! use kgames_term::tmux::Tmux;
+//! use kgames_test_support::tmux::Tmux;
 //! if !Tmux::available() { return; } // skip: no tmux
 //! let dir = std::env::temp_dir().join("my-test");
 //! let t = Tmux::start(&dir, 80, 24, "exec my-program").unwrap();

@@ -1,7 +1,7 @@
 //! The command lines of chess-datagen, chess-tune, chess-label and chess-nnue: `--help` (each its own
 //! text), `--version`, and an unknown option refused with the usage and status 2.
 
-use kgames_client::cli_test::check_standard_options;
+use kgames_test_support::cli::check_standard_options;
 
 #[test]
 fn every_program_answers_help_version_and_a_bad_option() {

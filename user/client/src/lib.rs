@@ -18,7 +18,6 @@
 //! [`Transport::cmd`] sends a raw line, for tests of malformed input.
 //!
 //! [`interrupt`] is the signal behind [`Device`]'s interrupt, for any blocking call.
-//! [`cli_test`] is for the tools' own tests: `--help`, `--version` and an unknown option.
 //!
 //! ```rust
 //! use kgames_client::{Budget, InProcess, Request, Transport, Word};
@@ -33,7 +32,6 @@
 //! assert!(status.status().playing());
 //! ```
 
-pub mod cli_test;
 pub mod clock;
 pub mod device;
 pub mod in_process;

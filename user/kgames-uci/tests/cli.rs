@@ -5,12 +5,12 @@
 
 #[test]
 fn every_program_answers_help_version_and_a_bad_option() {
-    kgames_client::cli_test::check_standard_options(
+    kgames_test_support::cli::check_standard_options(
         env!("CARGO_BIN_EXE_kgames-uci"),
         "kgames-uci",
         &["A UCI chess engine", "--host"],
     );
-    kgames_client::cli_test::check_standard_options(
+    kgames_test_support::cli::check_standard_options(
         env!("CARGO_BIN_EXE_chess-ladder"),
         "chess-ladder",
         &["Stockfish's skill levels", "--levels"],

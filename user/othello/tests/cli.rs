@@ -3,12 +3,12 @@
 
 #[test]
 fn every_program_answers_help_version_and_a_bad_option() {
-    kgames_client::cli_test::check_standard_options(
+    kgames_test_support::cli::check_standard_options(
         env!("CARGO_BIN_EXE_othello-link"),
         "othello-link",
         &["serial Othello protocol"],
     );
-    kgames_client::cli_test::check_standard_options(
+    kgames_test_support::cli::check_standard_options(
         env!("CARGO_BIN_EXE_othello-match"),
         "othello-match",
         &["two participants"],

@@ -1,13 +1,12 @@
 //! The `play` binary: bad arguments, a missing device, a device that answers nonsense, and
-//! line mode over a scripted stdin (against the in-process session layer), plus the tmux
-//! scenarios on the host (`--sim`).
+//! line mode over a scripted stdin (against the in-process session layer). The tmux
+//! scenarios are tests/tmux's.
 
 use std::fs;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const PLAY: &str = env!("CARGO_BIN_EXE_play");
-const SCENARIO: &str = env!("CARGO_BIN_EXE_play-tmux-test");
 
 fn play(args: &[&str], stdin: &str) -> Output {
     let mut c = Command::new(PLAY)
@@ -132,27 +131,6 @@ fn plain_mode_plays_a_scripted_game() {
 }
 
 #[test]
-fn tmux_scenarios_on_the_simulation() {
-    if Command::new("tmux")
-        .arg("-V")
-        .output()
-        .map_or(true, |o| !o.status.success())
-    {
-        eprintln!("skipped: tmux is not installed (scripts/setup-toolchain.sh installs it)");
-        return;
-    }
-    let o = Command::new(SCENARIO)
-        .args(["--play", PLAY, "--", "--sim"])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}");
-    assert!(!out.contains("not ok"), "{out}");
-    assert!(out.matches("\nok - ").count() >= 30, "{out}");
-}
-
-#[test]
 fn every_program_answers_help_version_and_a_bad_option() {
-    kgames_client::cli_test::check_standard_options(PLAY, "play", &["N x N tic-tac-toe"]);
-    kgames_client::cli_test::check_standard_options(SCENARIO, "play-tmux-test", &["tmux"]);
+    kgames_test_support::cli::check_standard_options(PLAY, "play", &["N x N tic-tac-toe"]);
 }

@@ -5,7 +5,7 @@ const EXE: &str = env!("CARGO_BIN_EXE_reversi-client");
 
 #[test]
 fn answers_help_version_and_a_bad_option() {
-    kgames_client::cli_test::check_standard_options(
+    kgames_test_support::cli::check_standard_options(
         EXE,
         "reversi-client",
         &["classic-protocol reversi client", "--cpu-both", "--budget"],

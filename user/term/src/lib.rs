@@ -9,8 +9,6 @@
 //! - [`input::KeyDecoder`]: the bytes of the terminal decoded into key events, for a program
 //!   that polls and reads standard input itself (xo-user's one-thread `poll(2)` loop).
 //! - [`keys`]: matching Ctrl keys and plain keys.
-//! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen;
-//!   [`tap::Tap`]: the TAP lines of such a test program.
 //!
 //! A program's loop:
 //!
@@ -38,8 +36,6 @@ pub mod input;
 pub mod keys;
 pub mod raw;
 pub mod screen;
-pub mod tap;
-pub mod tmux;
 
 pub use crossterm;
 pub use ratatui;

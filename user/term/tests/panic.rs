@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use kgames_term::screen::Screen;
-use kgames_term::tmux::Tmux;
+use kgames_test_support::tmux::Tmux;
 
 const CHILD: &str = "KGAMES_TERM_PANIC_CHILD";
 

@@ -1,6 +1,5 @@
 //! The `xo-user` binary: arguments, bad input, and (with tmux) a real terminal against a
-//! replayed recording: the whole pause/quit scenario and the history after it, exits on a bad
-//! stream, a closed device and SIGTERM with the terminal restored, SIGTSTP and SIGCONT, a
+//! replayed recording: exits on a bad stream, a closed device and SIGTERM with the terminal restored, SIGTSTP and SIGCONT, a
 //! FIFO standing in for the device, and `--record` of a stream read back.
 
 use std::fs;
@@ -8,14 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use kgames_term::tmux::Tmux;
+use kgames_test_support::tmux::Tmux;
 use kgames_uapi::agent::AgentKind;
 use kgames_uapi::record::Record;
 use xo_user::msg::Msg;
 use xo_user::{recfile, synth};
 
 const XO: &str = env!("CARGO_BIN_EXE_xo-user");
-const SCENARIO: &str = env!("CARGO_BIN_EXE_xo-user-tmux-test");
 
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("xo-user-cli-{}-{name}", std::process::id()));
@@ -149,28 +147,6 @@ fn tmux_or_skip() -> bool {
         eprintln!("skipped: tmux is not installed (scripts/setup-toolchain.sh installs it)");
     }
     ok
-}
-
-#[test]
-fn tmux_replay_scenario() {
-    if !tmux_or_skip() {
-        return;
-    }
-    let d = dir("scenario");
-    let file = d.join("demo.kxorec");
-    demo(&file, 120);
-    let o = Command::new(SCENARIO)
-        .args(["--xo-user", XO, "--dir"])
-        .arg(d.join("tmux"))
-        .args(["--", "--replay"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{out}");
-    assert_eq!(out.matches("\nok - ").count(), 13, "{out}");
-    assert!(out.contains("ok - after quitting: a history line per game seen (9)"));
-    let _ = fs::remove_dir_all(&d);
 }
 
 /// Runs xo-user with `args` in tmux until it exits by itself; (status, restored, screen).

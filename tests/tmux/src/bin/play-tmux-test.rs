@@ -20,8 +20,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use kgames_term::tap::Tap;
-use kgames_term::tmux::{self, Tmux};
+use kgames_test_support::tap::Tap;
+use kgames_test_support::tmux::{self, Tmux};
 
 /// Runs play in tmux for each game and checks the screen (TAP output).
 #[derive(Debug, Parser)]

@@ -31,8 +31,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use clap::Parser;
-use kgames_term::tap::Tap;
-use kgames_term::tmux::{self, Tmux};
+use kgames_test_support::tap::Tap;
+use kgames_test_support::tmux::{self, Tmux};
 use kgames_uapi::record::Record;
 use xo_user::history::{self, Parsed};
 use xo_user::msg::Msg;
@@ -40,6 +40,7 @@ use xo_user::recfile;
 
 /// Runs xo-user in tmux and checks the screen, the pause and the exit (TAP output).
 #[derive(Debug, Parser)]
+#[command(name = "xo-user-tmux-test", version)]
 struct Args {
     /// The xo-user binary (default: next to this one).
     #[arg(long)]

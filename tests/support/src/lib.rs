@@ -1,0 +1,13 @@
+//! `kgames-test-support`: what the tests of the kgames tools share. Test code only: the tools'
+//! tests and the tmux test programs (tests/tmux) use it as a (dev-)dependency; no product crate
+//! does.
+//!
+//! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen.
+//! - [`tap::Tap`]: the TAP lines of a test program (tests/vm/guest-tests.sh folds them into
+//!   the in-VM TAP stream).
+//! - [`cli::check_standard_options`]: a tool answers `--help`, `--version` and an unknown
+//!   option as every tool of `user/` must.
+
+pub mod cli;
+pub mod tap;
+pub mod tmux;
