@@ -22,9 +22,11 @@
 #   make stress            the 5-minute 64-process stress in the VM (suite stress64)
 #   make clean
 
-LLVM ?= -19
-ifneq ($(wildcard /usr/lib/llvm-19/bin),)
-export PATH := /usr/lib/llvm-19/bin:$(PATH)
+# LLVM_VERSION: scripts/toolchain.env, shared with the scripts.
+include scripts/toolchain.env
+LLVM ?= -$(LLVM_VERSION)
+ifneq ($(wildcard /usr/lib/llvm-$(LLVM_VERSION)/bin),)
+export PATH := /usr/lib/llvm-$(LLVM_VERSION)/bin:$(PATH)
 endif
 
 .PHONY: all modules setup kernel tools run check check-kernels check-debug check-features bench bench-vm fuzz reversi-weights chess-net stress clippy rustfmt clean

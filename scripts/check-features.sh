@@ -43,13 +43,5 @@ if [ -z "$missing" ]; then pass "vm: the guest CPU has $features"; else fail "vm
 step "vm: the reversi and chess suites with the feature module"
 bash scripts/vm-run.sh --ko "$repo/out/features/kgames.ko" --out "$repo/out/vm-features" \
     --tests reversi chess > out/vm-features.log 2>&1; rc=$?
-if [ -f out/vm-features/tap.txt ]; then
-    p=$(grep -c '^ok ' out/vm-features/tap.txt); f=$(grep -c '^not ok ' out/vm-features/tap.txt)
-    grep -E '^not ok' out/vm-features/tap.txt | head -n 20
-    passed=$((passed + p)); failed=$((failed + f))
-    echo "vm: $p passed, $f failed"
-else
-    fail "vm: no TAP output"; tail -n 30 out/vm-features.log
-fi
-[ $rc = 0 ] && pass "vm: the kernel log is clean and the guest finished" || fail "vm: runner exit $rc"
+vm_tally features "$repo/out/vm-features" out/vm-features.log $rc
 finish check-features

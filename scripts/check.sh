@@ -33,6 +33,12 @@ idem() {
     ! grep -q '^==>' <<<"$o"
 }
 run "setup: a second run of the set-up scripts is a no-op" idem
+# Debian's 7.3 kernel as scripts/debian-kernel.sh names it: its release (7.3.4+deb13-amd64),
+# the upstream version (7.3.4), the package version, and the release as a regex.
+release73=$(bash scripts/debian-kernel.sh debian-7.3 --release)
+version73=${release73%%+*}
+pkgver73=$(bash scripts/debian-kernel.sh debian-7.3 --pkgver)
+re73=${release73//+/\\+}
 
 # 2. Host crates: format, clippy, tests.
 run "host: the kernel-log detector tells injected faults from reports (scripts/detect.sh --self-test)" bash scripts/detect.sh --self-test
@@ -56,37 +62,28 @@ run "host: chess network smoke run (make chess-net in small: data, training, a m
 
 # 3. The module: kernel clippy set with warnings fatal, the kernel's rustfmt, the build.
 rm -f kgames.ko
-# The module build, warnings fatal (rustc via KRUSTFLAGS, and objtool/modpost by their text).
-build_module() {
-    local o
-    o=$(make -s modules KDIR="$kdir" KRUSTFLAGS=-Dwarnings 2>&1); local rc=$?
-    echo "$o"
-    [ $rc = 0 ] && ! grep -qiE 'warning|error' <<<"$o"
-}
-run "module: build kgames.ko with no warning (rustc, objtool, modpost)" build_module
+run "module: build kgames.ko with no warning (rustc, objtool, modpost)" bash scripts/module-build.sh test
 run "module: the kernel's clippy set (CLIPPY=1), warnings fatal" make -s clippy KDIR="$kdir"
 run "module: rustfmt --check with the kernel's config" make -s rustfmt KDIR="$kdir"
 run "module: kgames.ko was built" test -f kgames.ko
 run "tools: build the user tools, the in-VM test binary and the C select client" make -s tools
 # The oldest compiler a supported kernel uses builds everything the module compiles.
-run "module: kgames.ko for Debian's stock 7.3.4 kernel, built with its rustc 1.85.1 and gcc-14, no warning, every symbol exported, vermagic 7.3.4+deb13-amd64" \
+run "module: kgames.ko for Debian's stock $version73 kernel, built with its rustc 1.85.1 and gcc-14, no warning, every symbol exported, vermagic $release73" \
     bash scripts/module-build.sh debian-7.3
 # The symbol check itself: with misc_register taken out of Debian 7.3's export list
 # (Module.symvers of its build directory, put back after; scripts/debian-kernel.sh also puts
-# it back if this is cut short), the module build (scripts/lib.sh kbuild_ko, as
+# it back if this is cut short), the module build (scripts/lib.sh build_module, as
 # scripts/module-build.sh runs it) must stop, naming the symbol, and leave no kgames.ko.
 symvers_check() {
     local kdir o rc t=$repo/out/symvers-check
     kdir=$(bash scripts/debian-kernel.sh debian-7.3) || return 1
-    rm -rf "$t" && mkdir -p "$t/tree" || return 1
-    tar -c --exclude='*.o' --exclude='.*.cmd' --exclude='*.d' --exclude='*.ko' Kbuild src | tar -x -C "$t/tree"
+    module_tree "$t" || return 1
     cp "$kdir/Module.symvers" "$t/Module.symvers.kernel"
     grep -v "	misc_register	" "$t/Module.symvers.kernel" > "$kdir/Module.symvers"
-    o=$(kbuild_ko 7.3.4+deb13-amd64 "$t/tree/kgames.ko" bash scripts/debian-root.sh --run make -s -C "$kdir" \
-        M="$t/tree" CC=x86_64-linux-gnu-gcc-14 KERNELRELEASE=7.3.4+deb13-amd64 KRUSTFLAGS=-Dwarnings modules 2>&1)
+    o=$(build_module "$kdir" "$t/tree" 2>&1)
     cp "$t/Module.symvers.kernel" "$kdir/Module.symvers"
     echo "$o"
-    grep -q "error: kgames.ko needs the symbol misc_register, which Linux 7.3.4+deb13-amd64 does not export" <<<"$o" &&
+    grep -q "error: kgames.ko needs the symbol misc_register, which Linux $release73 does not export" <<<"$o" &&
         [ ! -e "$t/tree/kgames.ko" ]; rc=$?
     rm -rf "$t"
     return $rc
@@ -95,40 +92,40 @@ run "module: a symbol missing from the kernel's Module.symvers stops the build, 
 run "module: kgames.ko for Debian 7.3 up to date after the symbol check" bash scripts/module-build.sh debian-7.3
 # Bad input: each case gets one message naming the kernel and what is missing, and leaves no
 # build directory or module behind.
-headers=$KGAMES_CACHE/debian/7.3.4+deb13-amd64/sys/usr/src/linux-headers-7.3.4+deb13-amd64
-src73=$(bash scripts/kernel-source.sh 7.3 7.3.4-1~bpo13+1 2>/dev/null)
+headers=$KGAMES_CACHE/debian/$release73/sys/usr/src/linux-headers-$release73
+src73=$(bash scripts/kernel-source.sh 7.3 "$pkgver73" 2>/dev/null)
 # expect_msg REGEX CMD...: CMD fails and prints a line matching REGEX.
 expect_msg() { local re=$1 o; shift; o=$("$@" 2>&1) && { echo "$o"; return 1; }; echo "$o"; grep -qE "$re" <<<"$o"; }
 no_rust() {
     local d; d=$(mktemp -d)
     mkdir "$d/h" && grep -v '^CONFIG_RUST=y' "$headers/.config" > "$d/h/.config" && cp "$headers/Module.symvers" "$d/h/"
-    expect_msg "Linux 7.3.4\+deb13-amd64 is built without CONFIG_RUST" bash scripts/rust-metadata.sh "$d/h" "$src73" "$d/b" 7.3.4+deb13-amd64
+    expect_msg "Linux $re73 is built without CONFIG_RUST" bash scripts/rust-metadata.sh "$d/h" "$src73" "$d/b" "$release73"
     local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
 }
 run "bad input: a kernel without CONFIG_RUST is named, nothing is built" no_rust
 wrong_source() {
     local d; d=$(mktemp -d)
     mkdir "$d/s" && printf 'kernelversion:\n\t@echo 7.2.12\n' > "$d/s/Makefile"
-    expect_msg "the source at .* is Linux 7.2.12, the headers are of Linux 7.3.4" bash scripts/rust-metadata.sh "$headers" "$d/s" "$d/b" 7.3.4+deb13-amd64
+    expect_msg "the source at .* is Linux 7.2.12, the headers are of Linux $version73" bash scripts/rust-metadata.sh "$headers" "$d/s" "$d/b" "$release73"
     local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
 }
 run "bad input: headers with another kernel's source are refused, naming both versions" wrong_source
 wrong_rustc() {
     local d; d=$(mktemp -d)
-    expect_msg "Linux 7.3.4\+deb13-amd64 was built with 'rustc 1.85.1 .*'; this machine's rustc is 'rustc" \
-        bash scripts/rust-metadata.sh "$headers" "$src73" "$d/b" 7.3.4+deb13-amd64
+    expect_msg "Linux $re73 was built with 'rustc 1.85.1 .*'; this machine's rustc is 'rustc" \
+        bash scripts/rust-metadata.sh "$headers" "$src73" "$d/b" "$release73"
     local rc=$?; [ ! -e "$d/b" ] || rc=1; rm -rf "$d"; return $rc
 }
 run "bad input: a rustc other than the kernel's (the host's) is refused, naming both" wrong_rustc
 no_source_pkg() {
     local d; d=$(mktemp -d)
-    (cd "$d" && expect_msg "Linux 7.3.4\+deb13-amd64's headers lack the Rust metadata and /usr/src/linux-source-7.3.tar.xz is missing \(Debian: apt install linux-source-7.3\)" \
-        env KGAMES_DKMS_CACHE="$d/cache" bash "$repo/scripts/dkms-build.sh" 7.3.4+deb13-amd64 "$headers")
+    (cd "$d" && expect_msg "Linux $re73's headers lack the Rust metadata and /usr/src/linux-source-7.3.tar.xz is missing \(Debian: apt install linux-source-7.3\)" \
+        env KGAMES_DKMS_CACHE="$d/cache" bash "$repo/scripts/dkms-build.sh" "$release73" "$headers")
     local rc=$?; [ ! -e "$d/kgames.ko" ] || rc=1; rm -rf "$d"; return $rc
 }
 run "bad input: DKMS without the linux-source package says which one to install" no_source_pkg
 run "bad input: a module built for another kernel is refused before the boot, naming both" \
-    expect_msg "kgames.ko is built for Linux 7.3.4, not for the kernel to boot, Linux 7.3.4\+deb13-amd64" \
+    expect_msg "kgames.ko is built for Linux $version73, not for the kernel to boot, Linux $re73" \
     bash scripts/vm-run.sh --kernel debian-7.3 --ko "$repo/kgames.ko" --cmd true --out "$repo/out/vm-wrong"
 
 # 4. In the VM: Debian's stock kernel (what people run) and the test kernel (lockdep,

@@ -31,7 +31,7 @@ fi
 ! dkms status -m kgames -v "$ver" 2>/dev/null | grep -q . || dkms remove -m kgames -v "$ver" --all
 rm -rf "$dest" && mkdir -p "$dest/scripts"
 cp -r "$repo/Kbuild" "$repo/dkms.conf" "$repo/src" "$dest/"
-cp "$here/dkms-build.sh" "$here/rust-metadata.sh" "$here/lib.sh" "$dest/scripts/"
+cp "$here/dkms-build.sh" "$here/rust-metadata.sh" "$here/lib.sh" "$here/toolchain.env" "$dest/scripts/"
 find "$dest/src" \( -name '*.o' -o -name '.*.cmd' -o -name '*.d' -o -name '*.ko' \) -delete
 dkms add -m kgames -v "$ver"
 failed=()

@@ -26,11 +26,11 @@ build=$KGAMES_CACHE/build/${ver//[~+:]/_}-$key
 if [ -n "$dir_only" ]; then echo "$build"; exit 0; fi
 newest=$(ls -t "${frags[@]}" | head -n 1)
 mkdir -p "$build"
-export PATH=/usr/lib/llvm-19/bin:$PATH
+export PATH=$LLVM_BIN:$PATH
 if [ -e "$build/.kgames-built" ] && [ "$build/.kgames-built" -nt "$newest" ] && [ -z "${KGAMES_FORCE_KBUILD:-}" ]; then
     echo "$build"; exit 0
 fi
-mk() { make -C "$src" O="$build" LLVM=-19 "$@"; }
+mk() { make -C "$src" O="$build" LLVM=-"$LLVM_VERSION" "$@"; }
 if [ ! -e "$build/.kgames-configured" ]; then
     step "configuring Linux $ver in $build (tinyconfig + ${frags[*]##*/})"
     mk -s rustavailable >&2

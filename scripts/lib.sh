@@ -6,17 +6,41 @@ note() { printf '    %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# build_module_copy KDIR DIR [MAKE ARGS...]: kgames.ko for the kernel build KDIR, built from a
-# copy of Kbuild and src in DIR/tree (Kbuild builds in the source tree, where kgames.ko stays
-# the test kernel's), no warning allowed; copied to DIR/kgames.ko. DIR is an absolute path.
-build_module_copy() {
-    local kdir=$1 dir=$2 o rc
+# The LLVM release of scripts/toolchain.env, and its tools' folder.
+. "$(dirname "${BASH_SOURCE[0]}")/toolchain.env"
+LLVM_BIN=/usr/lib/llvm-$LLVM_VERSION/bin
+
+# module_tree DIR: a copy of Kbuild and src in DIR/tree, to build a module for another kernel
+# (Kbuild builds in the source tree, where kgames.ko stays the test kernel's).
+module_tree() {
+    rm -rf "$1/tree" && mkdir -p "$1/tree" &&
+        tar -c --exclude='*.o' --exclude='.*.cmd' --exclude='*.d' --exclude='*.ko' Kbuild src | tar -x -C "$1/tree"
+}
+
+# build_module KDIR SRC [MAKE ARGS...]: SRC/kgames.ko for the kernel build KDIR, warnings
+# fatal and checked by kbuild_ko (exported symbols, vermagic). A kernel built with gcc (Debian's)
+# gets its module from its own compilers in the trixie root (scripts/debian-root.sh: rustc
+# 1.85.1, gcc-14); one built with LLVM (scripts/kernel-build.sh) from LLVM_VERSION's.
+build_module() {
+    local kdir=$1 src=$2 release
     shift 2
-    rm -rf "$dir/tree" && mkdir -p "$dir/tree"
-    tar -c --exclude='*.o' --exclude='.*.cmd' --exclude='*.d' Kbuild src | tar -x -C "$dir/tree" || return 1
-    o=$(make -s -C "$kdir" M="$dir/tree" LLVM=-19 KRUSTFLAGS=-Dwarnings "$@" modules 2>&1); rc=$?
-    echo "$o"
-    [ $rc = 0 ] && ! grep -qiE 'warning|error' <<<"$o" && cp "$dir/tree/kgames.ko" "$dir/kgames.ko"
+    release=$(cat "$kdir/include/config/kernel.release") || return 1
+    if grep -q '^CONFIG_CC_IS_GCC=y' "$kdir/.config"; then
+        kbuild_ko "$release" "$src/kgames.ko" bash "$(dirname "${BASH_SOURCE[0]}")/debian-root.sh" --run \
+            make -s -C "$kdir" M="$src" CC=x86_64-linux-gnu-gcc-14 KERNELRELEASE="$release" KRUSTFLAGS=-Dwarnings "$@" modules
+    else
+        PATH=$LLVM_BIN:$PATH kbuild_ko "$release" "$src/kgames.ko" \
+            make -s -C "$kdir" M="$src" LLVM=-"$LLVM_VERSION" KRUSTFLAGS=-Dwarnings "$@" modules
+    fi
+}
+
+# build_module_copy KDIR DIR [MAKE ARGS...]: build_module from a copy of the sources in
+# DIR/tree; the module is copied to DIR/kgames.ko. DIR is an absolute path.
+build_module_copy() {
+    local kdir=$1 dir=$2
+    shift 2
+    rm -f "$dir/kgames.ko"
+    module_tree "$dir" && build_module "$kdir" "$dir/tree" "$@" && cp "$dir/tree/kgames.ko" "$dir/kgames.ko"
 }
 
 # debian_mirror: the machine's own Debian mirror, read from its apt sources (never written).

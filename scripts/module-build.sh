@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds kgames.ko for one kernel, warnings fatal; prints the module's path.
 #   module-build.sh [KERNEL]     KERNEL: debian-7.3 (default), debian-7.2, or test
-# test:      the kernel scripts/kernel-build.sh builds; kgames.ko in the repository (the
-#            in-tree build that `make clippy` and `make rustfmt` use).
+# test:      the kernel scripts/kernel-build.sh builds (KDIR if set); kgames.ko in the
+#            repository (the in-tree build that `make clippy` and `make rustfmt` use).
 # debian-*:  a Debian stock kernel (scripts/debian-kernel.sh), built in the trixie root with the
 #            kernel's own compiler (rustc 1.85.1, gcc-14) from a copy of Kbuild and src in
 #            out/KERNEL/tree; the module is out/KERNEL/kgames.ko. The build stops, naming the
@@ -18,8 +18,7 @@ cd "$repo"
 kernel=${1:-debian-7.3}
 if [ "$kernel" = test ]; then
     kdir=${KDIR:-$("$here/kernel-build.sh")}
-    export PATH=/usr/lib/llvm-19/bin:$PATH
-    make -s -C "$kdir" M="$repo" LLVM=-19 ${KRUSTFLAGS:+KRUSTFLAGS="$KRUSTFLAGS"} modules >&2
+    build_module "$kdir" "$repo" || exit 1
     echo "$repo/kgames.ko"; exit 0
 fi
 kdir=$("$here/debian-kernel.sh" "$kernel")
@@ -33,12 +32,7 @@ if [ -f "$dir/kgames.ko" ] && [ "$dir/kgames.ko" -nt "$kdir/.kgames-prepared" ] 
    [ -z "$(find Kbuild src -newer "$dir/kgames.ko" -print -quit)" ]; then
     echo "$dir/kgames.ko"; exit 0
 fi
-rm -f "$dir/kgames.ko"
-rm -rf "$dir/tree" && mkdir -p "$dir/tree"
-tar -c --exclude='*.o' --exclude='.*.cmd' --exclude='*.d' --exclude='*.ko' Kbuild src | tar -x -C "$dir/tree"
 step "building kgames.ko for Linux $release (rustc 1.85.1 and gcc-14 in the trixie root)"
-kbuild_ko "$release" "$dir/tree/kgames.ko" "$here/debian-root.sh" --run make -s -C "$kdir" M="$dir/tree" \
-    CC=x86_64-linux-gnu-gcc-14 KERNELRELEASE="$release" KRUSTFLAGS=-Dwarnings modules || exit 1
-cp "$dir/tree/kgames.ko" "$dir/kgames.ko"
+build_module_copy "$kdir" "$dir" || exit 1
 note "kgames.ko for $release: vermagic '$(modinfo -F vermagic "$dir/kgames.ko")'"
 echo "$dir/kgames.ko"

@@ -17,7 +17,8 @@ for a in "$@"; do
     case "$a" in --test-kernel) test_kernel=1 ;; *) die "unknown option $a" ;; esac
 done
 DEBS=(kmod mmdebstrap qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish)
-[ -z "$test_kernel" ] || DEBS+=(clang-19 lld-19 llvm-19 libclang-19-dev bc bison flex libelf-dev libssl-dev cpio)
+v=$LLVM_VERSION
+[ -z "$test_kernel" ] || DEBS+=(clang-$v lld-$v llvm-$v libclang-$v-dev bc bison flex libelf-dev libssl-dev cpio)
 
 missing=()
 for p in "${DEBS[@]}"; do

@@ -2,13 +2,14 @@
 prints the frames of each CPU search's call chain and its worst case: every frame live during
 the search, from the write trampoline down to the deepest recursion the engine allows, whose
 bounds are read from the sources. Argument --all: also every frame of 512 bytes or more."""
+import os
 import re
 import subprocess
 import sys
 
 text = sys.stdin.read()
 entries = re.findall(r"Functions: \[([^\]]*)\]\s*Size: (0x[0-9A-Fa-f]+)", text)
-names = subprocess.run(["/usr/lib/llvm-19/bin/llvm-cxxfilt"], input="\n".join(e[0] for e in entries),
+names = subprocess.run([os.environ["LLVM_BIN"] + "/llvm-cxxfilt"], input="\n".join(e[0] for e in entries),
                        capture_output=True, text=True, check=True).stdout.split("\n")
 frames = {}
 for (_, size), name in zip(entries, names):

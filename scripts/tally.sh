@@ -1,7 +1,7 @@
 # The pass/fail tally of scripts/check.sh, check-debug.sh and check-features.sh (sourced, not run).
 # Before sourcing: `repo` and `log` (the log file) are set; after it, the checks count into
 # `passed` and `failed`, and `finish NAME` prints the time and "N passed, M failed".
-export PATH=/usr/lib/llvm-19/bin:$HOME/.cargo/bin:$PATH
+export PATH=$LLVM_BIN:$HOME/.cargo/bin:$PATH
 cd "$repo"
 mkdir -p "$(dirname "$log")"; : > "$log"
 passed=0 failed=0 t0=$(date +%s)
@@ -14,30 +14,38 @@ run() {
     if "$@" >> "$log" 2>&1; then pass "$name"; else fail "$name"; tail -n 30 "$log" | sed 's/^/    | /'; fi
 }
 finish() { echo "${1:-check} took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+# vm_tally LABEL DIR LOG RC: counts one VM run of the in-VM tests (scripts/vm-run.sh --tests
+# --out DIR, its output in LOG, its exit status RC): every TAP line of DIR/tap.txt, each failed
+# test shown with the diagnostics it printed (its last 12 "#" lines), and two checks of the run
+# itself: a clean kernel log and a finished guest.
+vm_tally() {
+    local label=$1 dir=$2 vlog=$3 rc=$4 p f
+    if [ -f "$dir/tap.txt" ]; then
+        p=$(grep -c '^ok ' "$dir/tap.txt"); f=$(grep -c '^not ok ' "$dir/tap.txt")
+        awk '/^ok /     { n = 0; next }
+             /^#/       { buf[n++ % 12] = $0; next }
+             /^not ok /  { for (i = (n > 12 ? n - 12 : 0); i < n; i++) print buf[i % 12]; print; n = 0 }' \
+            "$dir/tap.txt" | sed "s/^/[$label] /" | head -n 120
+        passed=$((passed + p)); failed=$((failed + f))
+        echo "vm ($label): $p passed, $f failed"
+    else
+        fail "vm ($label): no TAP output"; tail -n 40 "$vlog"
+    fi
+    case $rc in
+        90) fail "vm ($label): the kernel log is clean (a BUG/WARNING/lockdep/lockup/panic/KASAN/kmemleak report)"
+            grep -A22 'kernel log problem' "$vlog" ;;
+        91) fail "vm ($label): the guest finished (it crashed or hung)" ;;
+        *) pass "vm ($label): the kernel log is clean and the guest finished" ;;
+    esac
+}
+
 # vm_suite KERNEL [SUITE..]: the in-VM TAP tests on one kernel (scripts/vm-run.sh --kernel), with
-# out/vm-KERNEL as output; every TAP line counts, and so do a clean kernel log and a finished
-# guest. The module must be built for that kernel first.
+# out/vm-KERNEL as output. The module must be built for that kernel first.
 vm_suite() {
-    local kernel=$1 o=$repo/out/vm-$1 rc p f
+    local kernel=$1 o=$repo/out/vm-$1 rc
     shift
     step "vm ($kernel): in-VM tests (TAP; boot takes 20-25 s under TCG)"
     bash scripts/vm-run.sh --kernel "$kernel" --tests --out "$o" "$@" > "$o.log" 2>&1; rc=$?
     cat "$o.log" >> "$log"
-    if [ -f "$o/tap.txt" ]; then
-        p=$(grep -c '^ok ' "$o/tap.txt"); f=$(grep -c '^not ok ' "$o/tap.txt")
-        # Each failed test with the diagnostics it printed (its last 12 "#" lines).
-        awk '/^ok /     { n = 0; next }
-             /^#/       { buf[n++ % 12] = $0; next }
-             /^not ok /  { for (i = (n > 12 ? n - 12 : 0); i < n; i++) print buf[i % 12]; print; n = 0 }' \
-            "$o/tap.txt" | sed "s/^/[$kernel] /" | head -n 120
-        passed=$((passed + p)); failed=$((failed + f))
-        echo "vm ($kernel): $p passed, $f failed"
-    else
-        fail "vm ($kernel): no TAP output"; tail -n 40 "$o.log"
-    fi
-    case $rc in
-        90) fail "vm ($kernel): the kernel log is clean (a BUG/WARNING/lockdep/lockup/panic was logged)"; grep -A3 'kernel log problem' "$o.log" ;;
-        91) fail "vm ($kernel): the guest finished (it crashed or hung)" ;;
-        *) pass "vm ($kernel): the kernel log is clean and the guest finished" ;;
-    esac
+    vm_tally "$kernel" "$o" "$o.log" $rc
 }
