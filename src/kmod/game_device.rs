@@ -93,11 +93,16 @@ where
         Ok((cell, t.context()))
     }
 
-    /// The cell of this file's game, if it has one.
+    /// The cell of this file's game, if it has one (marked used now, as a command marks it).
     fn existing_cell(inner: &FileInner<G>) -> Option<Arc<Cell<G>>> {
+        let mut t = G::games().lock();
         match (inner.owner.private, &inner.private) {
-            (0, _) => G::games().lock().find(inner.owner),
-            (_, private) => private.clone(),
+            (0, _) => t.find(inner.owner),
+            (_, Some(c)) => {
+                t.touch(inner.owner);
+                Some(c.clone())
+            }
+            (_, None) => None,
         }
     }
 

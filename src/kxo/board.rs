@@ -199,6 +199,18 @@ pub struct Board4 {
     x: u16,
 }
 
+/// Who holds the tile `bit` of a board whose O and X tiles are the masks `o` and `x` (both
+/// boards, 4 x 4 and N x N).
+pub(crate) const fn owner(o: u64, x: u64, bit: u64) -> Option<Side> {
+    if o & bit != 0 {
+        Some(Side::O)
+    } else if x & bit != 0 {
+        Some(Side::X)
+    } else {
+        None
+    }
+}
+
 impl Board4 {
     /// The empty board.
     pub const EMPTY: Board4 = Board4 { o: 0, x: 0 };
@@ -242,14 +254,7 @@ impl Board4 {
         if cell >= CELLS {
             return None;
         }
-        let bit = 1u16 << cell;
-        if self.o & bit != 0 {
-            Some(Side::O)
-        } else if self.x & bit != 0 {
-            Some(Side::X)
-        } else {
-            None
-        }
+        owner(self.o as u64, self.x as u64, 1 << cell)
     }
 
     /// The side whose turn it is by the stone counts: O when both have as many stones, else X.

@@ -162,14 +162,7 @@ impl BoardN {
         if tile >= self.tiles() {
             return None;
         }
-        let bit = 1u64 << tile;
-        if self.o & bit != 0 {
-            Some(Side::O)
-        } else if self.x & bit != 0 {
-            Some(Side::X)
-        } else {
-            None
-        }
+        super::board::owner(self.o, self.x, 1 << tile)
     }
 
     /// The side to move by the counts: O when both have as many stones, else X.
