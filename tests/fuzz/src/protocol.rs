@@ -10,10 +10,11 @@ use kgames_session::session::protocol::{
 };
 use kgames_session::session::reply::Word;
 
-/// Runs the target on one input: a line for the parser, then the same bytes (as text, when
-/// they are UTF-8) for the reply decoders.
+/// Runs the target on one input: a write for the framing and the parser, then the same bytes
+/// (as text, when they are UTF-8) for the reply decoders.
 pub fn run(data: &[u8]) {
-    if let Ok(request) = Request::parse(data, |_| true) {
+    // The device frames a write before it parses it (`Request::parse` takes framed lines).
+    if let Ok(request) = frame(data).and_then(|line| Request::parse(line, |_| true)) {
         let line = request.to_string();
         assert_eq!(
             frame(line.as_bytes()),
