@@ -36,7 +36,7 @@ use super::kxo_hub::Hub;
 use super::kxo_records::READ_BATCH;
 use super::line_io::take_line;
 use super::pollable::{self, Pollable, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
-use crate::kxo::ring::Cursor;
+use crate::session::record_ring::Cursor;
 use crate::session::{command::LINE_MAX, nxn_game::Nxn, state::StatusExtra};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,

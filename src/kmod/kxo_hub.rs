@@ -94,7 +94,7 @@ impl Hub {
 
     /// Waits until a watcher at `cur` has a record, or the module unloads (see
     /// [`Records::wait`]).
-    pub(crate) fn wait_records(&self, cur: &crate::kxo::ring::Cursor) -> Result {
+    pub(crate) fn wait_records(&self, cur: &crate::session::record_ring::Cursor) -> Result {
         self.records.wait(cur, self.control.unloading_flag())
     }
 

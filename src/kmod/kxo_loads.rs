@@ -10,7 +10,7 @@ use kernel::{
     time::{Instant, Monotonic},
 };
 
-use crate::kxo::load::{AgentLoads, SAMPLE_PERIOD_MS};
+use crate::session::agent_loads::{AgentLoads, SAMPLE_PERIOD_MS};
 use crate::uapi::agent::AgentKind;
 use crate::uapi::load::KxoLoads;
 

@@ -21,7 +21,7 @@ use kernel::{
     },
 };
 
-use crate::kxo::ring::{Cursor, RecordRing};
+use crate::session::record_ring::{Cursor, RecordRing};
 use crate::uapi::record::Record;
 
 /// Most records returned by one `read`.

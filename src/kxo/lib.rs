@@ -2,8 +2,7 @@
 //! AI-vs-AI games ([`board`]) and their agents ([`agent`]: [`negamax`], [`mcts`], [`td`]
 //! learning, flat [`montecarlo`] and random, in Q16.16 fixed point where they need
 //! fractions), the match logic that pairs them and plays one move per step ([`arena`]), the
-//! board logic of the records watchers read ([`record`]) and a watcher's bounded queue
-//! ([`ring`]), plus the N x N game (N from 3 to 6) a person plays against the CPU on
+//! board logic of the records watchers read ([`record`]), plus the N x N game (N from 3 to 6) a person plays against the CPU on
 //! `/dev/kxo` ([`nxn`]). `core`-only, with no floating point and no allocation: compiled both
 //! into the kernel module and into this host crate.
 //!

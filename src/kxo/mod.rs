@@ -5,27 +5,26 @@
 //! - [`negamax`]: the negamax agent (principal variation search with a transposition table).
 //! - [`record`]: the binary record streamed to `/dev/kxo` watchers.
 //! - [`nxn`]: the N x N human-vs-CPU game and its Monte Carlo player.
-//! - [`load`]: per-agent CPU load averages in fixed point.
 //! - `fixed`: Q16.16 `ln` and `sqrt` for the agents.
 //! - [`playout`]: random playouts and immediate-win detection (the Monte Carlo inner loop).
 //! - [`mcts`]: the MCTS agent (UCT on a preallocated node pool).
 //! - [`td`]: the TD(0) learning agent (a bounded LRU value table).
 //! - [`montecarlo`]: the flat Monte Carlo agent on the 4 x 4 board.
 //! - [`arena`]: the AI-vs-AI match logic (pairing, restart, one move per step, records).
-//! - [`ring`]: the one record ring every watcher reads with its own cursor.
+//!
+//! What the device does with the records (the ring the watchers read, the agents' load
+//! averages) is the session layer's (`kgames_session::{record_ring, agent_loads}`).
 
 pub mod agent;
 pub mod arena;
 pub mod board;
 mod fixed;
-pub mod load;
 pub mod mcts;
 pub mod montecarlo;
 pub mod negamax;
 pub mod nxn;
 pub mod playout;
 pub mod record;
-pub mod ring;
 pub mod td;
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ pub use kgames_chess::chess;
 pub use kgames_common::common;
 pub use kgames_kxo::kxo;
 pub use kgames_reversi::reversi;
+pub use kgames_uapi::uapi;
 
 #[path = "mod.rs"]
 pub mod session;

@@ -3,15 +3,19 @@
 //! A device's game plugs in through the [`Game`](game::Game) trait; everything else lives
 //! here once: write framing and the line limit ([`command`]), reply words and the reply buffer
 //! ([`reply`]), the command state machine of one game ([`state`]), and the table of live games
-//! with its caps and idle eviction ([`table`]). This is `core`-only code: the kernel module
+//! with its caps and idle eviction ([`table`]); for `/dev/kxo`'s watchers, the one record ring
+//! they read with their own cursors ([`record_ring`]) and the agents' load averages
+//! ([`agent_loads`]). This is `core`-only code: the kernel module
 //! wraps it in locks, files and user copies, and the host crate tests it with a fake clock.
 
+pub mod agent_loads;
 pub mod chess_game;
 pub mod command;
 pub mod cursor;
 pub mod game;
 pub mod nxn_game;
 pub mod protocol;
+pub mod record_ring;
 pub mod reply;
 pub mod reversi_game;
 pub mod scratch;

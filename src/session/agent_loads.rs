@@ -9,7 +9,7 @@
 //! falls to 1/e after one window (12, 60 and 180 samples). The arithmetic is the kernel's
 //! `calc_load`: integers only, rounding up while the load rises.
 
-use super::agent::AgentKind;
+use crate::uapi::agent::AgentKind;
 #[cfg(not(MODULE))]
 pub use crate::uapi::load::hundredths;
 pub use crate::uapi::load::FIXED_1;
