@@ -166,46 +166,26 @@ impl Searcher<'_, '_, '_> {
             list.push(sq, score);
         }
 
-        let alpha0 = alpha;
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
-        let mut first = true;
-        while let Some(sq) = list.next_move() {
-            let f = bitboard::flips(me, opp, sq);
-            let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
-            let mut v;
-            if first {
-                v = -self.solve(nopp, nme, -beta, -alpha, false);
-                first = false;
-            } else {
-                v = -self.solve(nopp, nme, -alpha - 1, -alpha, false);
-                if v > alpha && v < beta && !self.stopped {
-                    v = -self.solve(nopp, nme, -beta, -v, false);
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = sq;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let Some((best, best_move)) = self.negascout(
+            me,
+            opp,
+            &mut list,
+            alpha,
+            beta,
+            -65,
+            |s, nme, nopp, a, b| s.solve(nme, nopp, a, b, false),
+        ) else {
+            return 0;
+        };
         if use_tt {
-            let bound = if best <= alpha0 {
-                Bound::Upper
-            } else if best >= beta {
-                Bound::Lower
-            } else {
-                Bound::Exact
-            };
-            self.tt.store(key, true, n as u8, bound, best, best_move);
+            self.tt.store(
+                key,
+                true,
+                n as u8,
+                Bound::of(best, alpha, beta),
+                best,
+                best_move,
+            );
         }
         best
     }

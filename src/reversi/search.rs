@@ -367,8 +367,47 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             list.push(sq, s);
         }
 
-        let alpha0 = alpha;
-        let mut best = -INF;
+        let Some((best, best_move)) = self.negascout(
+            me,
+            opp,
+            &mut list,
+            alpha,
+            beta,
+            -INF,
+            |s, nme, nopp, a, b| s.pvs(nme, nopp, depth - 1, a, b, false),
+        ) else {
+            return 0;
+        };
+        self.tt.store(
+            key,
+            false,
+            depth,
+            Bound::of(best, alpha, beta),
+            best,
+            best_move,
+        );
+        best
+    }
+
+    /// The move loop of a fail-soft negascout node, shared by the midgame search and the
+    /// endgame solver: the moves of `list` in order from `me`'s side, the first with the full
+    /// window and the others with a null window first, re-searched when they beat `alpha`;
+    /// `child(self, me, opp, alpha, beta)` is the child node's search from its mover's side.
+    /// Returns the best score (from `worst` up) and its move, or `None` when the search was
+    /// stopped (its result must be thrown away).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn negascout(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        list: &mut MoveList,
+        mut alpha: i32,
+        beta: i32,
+        worst: i32,
+        mut child: impl FnMut(&mut Self, Bitboard, Bitboard, i32, i32) -> i32,
+    ) -> Option<(i32, u8)> {
+        let mut best = worst;
         let mut best_move = NO_MOVE;
         let mut first = true;
         while let Some(sq) = list.next_move() {
@@ -376,16 +415,16 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
             let mut v;
             if first {
-                v = -self.pvs(nopp, nme, depth - 1, -beta, -alpha, false);
+                v = -child(self, nopp, nme, -beta, -alpha);
                 first = false;
             } else {
-                v = -self.pvs(nopp, nme, depth - 1, -alpha - 1, -alpha, false);
+                v = -child(self, nopp, nme, -alpha - 1, -alpha);
                 if v > alpha && v < beta && !self.stopped {
-                    v = -self.pvs(nopp, nme, depth - 1, -beta, -v, false);
+                    v = -child(self, nopp, nme, -beta, -v);
                 }
             }
             if self.stopped {
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -398,15 +437,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.tt.store(key, false, depth, bound, best, best_move);
-        best
+        Some((best, best_move))
     }
 
     /// Searches the root moves in order within `alpha..beta` (negascout, fail-soft). With a

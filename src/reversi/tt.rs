@@ -17,6 +17,21 @@ pub(crate) enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// The bound a fail-soft search's `best` proves for the window `alpha0..beta` it was
+    /// searched with.
+    #[inline]
+    pub(crate) fn of(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// Flag bits of [`TtEntry::flags`].
 const FLAG_LOWER: u8 = 1;
 const FLAG_UPPER: u8 = 2;
