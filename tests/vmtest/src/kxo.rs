@@ -279,9 +279,11 @@ fn control(_: u32) -> Outcome {
         r.map(|v| v.len())
     );
     ensure!(seq_now()? > s0, "the games stopped while paused");
-    // Resume: a snapshot (one record per game) arrives at once.
+    // Resume: a snapshot (one record per game) arrives at once. The timer may publish live
+    // records right after it, so read exactly the snapshot's length.
     ioctl(&c, IOC_RESUME).map_err(|e| format!("resume: {e}"))?;
-    let snap = read_records(&mut w, 64).map_err(|e| format!("after resume: {e}"))?;
+    let snap =
+        read_records(&mut w, usize::from(GAMES)).map_err(|e| format!("after resume: {e}"))?;
     ensure!(
         snap.iter().all(Record::is_snapshot),
         "the resume snapshot is not flagged"
