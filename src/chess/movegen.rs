@@ -407,8 +407,8 @@ impl Sink for CountSink {
 
 /// Counts the leaf nodes of the legal move tree to `depth` plies, bulk-counting the last ply
 /// ([`Position::count_legal_moves`]). Host and test use: it keeps a 1.5 KiB move list per ply
-/// on the stack.
-#[cfg(not(MODULE))]
+/// on the stack: host only, and in kgames.ko's KUnit suites.
+#[cfg(any(not(MODULE), CONFIG_KUNIT = "y"))]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,

@@ -10,7 +10,8 @@
 //! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
 //! [`kxo_control`], [`kxo_loads`], [`kxo_td`]), [`kxo_runtime`] its timer-driven AI-vs-AI
 //! games, [`mc`] the parallel Monte Carlo player of its human games, [`pollable`] the
-//! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
+//! registration that gives `/dev/kxo` its `poll`; [`kunit`] holds the engines' KUnit suites (with
+//! `CONFIG_KUNIT=y`). [`owned_queue`] is the module's workqueue
 //! wrapper; [`clock`] gives the engines a monotonic clock and the signal check.
 //!
 //! # Lock order
@@ -30,6 +31,8 @@ pub(crate) mod device_game;
 pub(crate) mod devices;
 pub(crate) mod game_device;
 pub(crate) mod game_table;
+#[cfg(CONFIG_KUNIT = "y")]
+mod kunit;
 pub(crate) mod kxo;
 pub(crate) mod kxo_control;
 pub(crate) mod kxo_hub;

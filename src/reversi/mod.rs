@@ -16,8 +16,8 @@ mod lastmoves;
 mod movelist;
 pub mod notation;
 pub mod pattern;
-/// Host only: perft, for the tests and benchmarks.
-#[cfg(not(MODULE))]
+/// Perft, for the tests and benchmarks: host only, and in kgames.ko's KUnit suites.
+#[cfg(any(not(MODULE), CONFIG_KUNIT = "y"))]
 pub mod perft;
 pub mod position;
 pub mod search;

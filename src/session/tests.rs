@@ -561,3 +561,22 @@ fn nxn_new_game_arguments_and_status() {
     assert_eq!((g.playouts(), g.workers()), (7, 2));
     assert_ne!(g.seed(), a.seed());
 }
+
+#[path = "tests/data/replies.rs"]
+mod replies;
+
+/// The table kgames.ko's KUnit suite checks the kernel's build against (tests/data/replies.rs).
+#[test]
+fn reversi_replies_as_tabled() {
+    let mut d = Driver::<Reversi>::new();
+    for &(cmd, want) in replies::REVERSI_REPLIES {
+        let got = d.run(cmd);
+        assert_eq!(
+            got,
+            want,
+            "{:?}: got {:?}",
+            String::from_utf8_lossy(cmd),
+            String::from_utf8_lossy(&got)
+        );
+    }
+}

@@ -133,3 +133,20 @@ fn bad_networks_are_refused() {
     big[8..10].copy_from_slice(&((MAX_HIDDEN + 1) as u16).to_le_bytes());
     assert_eq!(Network::parse(&big).unwrap_err(), NetError::Hidden);
 }
+
+#[path = "data/evals.rs"]
+mod evals;
+
+/// The table kgames.ko's KUnit suite checks the kernel's build against (data/evals.rs).
+#[test]
+fn the_network_gives_the_tabled_evaluations() {
+    let net = Network::embedded().expect("the built-in network is valid");
+    let got: Vec<(&str, i32)> = evals::NETWORK_EVALS
+        .iter()
+        .map(|&(fen, _)| {
+            let pos = Position::from_fen(fen.as_bytes()).expect("a valid FEN");
+            (fen, net.evaluate_position(&pos))
+        })
+        .collect();
+    assert_eq!(got, evals::NETWORK_EVALS, "the new values: {got:#?}");
+}

@@ -7,8 +7,10 @@ use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock, S
 use kgames_reversi::common::rng::Rng;
 use kgames_reversi::{perft, perft_metered, Color, Position};
 
-/// Public reference counts from the start position, depth 1..=10.
-const START_PERFT: [u64; 10] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284];
+#[path = "data/perft.rs"]
+mod data;
+
+use data::START_PERFT;
 
 #[test]
 fn perft_from_start() {
