@@ -132,6 +132,33 @@ run "bad input: a module built for another kernel is refused before the boot, na
 # atomic-sleep checks, the runner's defaults).
 vm_suite debian-7.3
 vm_suite test
+kunit_tally test "$repo/out/vm-test/dmesg.txt"
+# The kselftest target's other two ways (its first, make -C tests/selftests/kgames run_tests,
+# is the runs above): installed by the kernel's install rule and run by run_kselftest.sh in a
+# guest that sees no checkout (Debian's kernel), and vng's one command (the test kernel). Both
+# with the quick suite base of devices.sh.
+ksft_installed() {
+    local o
+    bash scripts/kselftest-install.sh --ko "$repo/out/debian-7.3/kgames.ko" "$repo/out/kselftest" || return 1
+    o=$(bash scripts/vm-run.sh --kernel debian-7.3 --root --out "$repo/out/vm-ksft" --cmd '
+        cp -a out/kselftest /tmp/ksft
+        # The checkout is hidden: the installed folder is all the tests see.
+        unshare -m sh -c '"'"'mount -t tmpfs none "$1" && cd / && test ! -e "$1/Makefile" &&
+            KGAMES_KO= KSELFTEST_DEVICES_SH_ARGS=base /tmp/ksft/run_kselftest.sh -t kgames:devices.sh'"'"' sh "$PWD"')
+    echo "$o"
+    grep -q '^ok 1 selftests: kgames: devices.sh$' <<<"$o" && grep -qE '^# ok [0-9]+ - base: ' <<<"$o"
+}
+run "kselftest: installed by the kernel's install rule, run_kselftest.sh -t kgames:devices.sh with no checkout in the guest" ksft_installed
+ksft_vng() {
+    local o
+    # The guest sees the checkout read-only: the target is built on the host first.
+    make -s -C tests/selftests/kgames all || return 1
+    o=$(timeout 900 vng --run "$(bash scripts/kernel-build.sh)" --disable-kvm --force-9p --cpus 2 --memory 1G \
+        --user root --exec "insmod kgames.ko && KSELFTEST_DEVICES_SH_ARGS=base make -s -C tests/selftests/kgames run_tests TEST_PROGS=devices.sh; rmmod kgames" 2>&1)
+    echo "$o"
+    grep -q '^ok 1 selftests: kgames: devices.sh$' <<<"$o" && grep -qE '^# ok [0-9]+ - base: ' <<<"$o"
+}
+run "kselftest: vng --run KERNEL --exec 'insmod kgames.ko && make -C tests/selftests/kgames run_tests' on the test kernel" ksft_vng
 run "dkms: install, build, load on Debian's 7.3 kernel, remove (scripts/dkms-check.sh)" bash scripts/dkms-check.sh debian-7.3
 run "make run in a real terminal (tmux): tty, size and resize, job control, play, Ctrl-C, xo-user, exit 0 (scripts/run-terminal-check.sh)" \
     bash scripts/run-terminal-check.sh debian-7.3

@@ -16,7 +16,7 @@ test_kernel=""
 for a in "$@"; do
     case "$a" in --test-kernel) test_kernel=1 ;; *) die "unknown option $a" ;; esac
 done
-DEBS=(kmod mmdebstrap qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish)
+DEBS=(kmod mmdebstrap qemu-system-x86 busybox-static udev make gcc g++ libc6-dev python3 python3-pip tmux stockfish rsync)
 v=$LLVM_VERSION
 [ -z "$test_kernel" ] || DEBS+=(clang-$v lld-$v llvm-$v libclang-$v-dev bc bison flex libelf-dev libssl-dev cpio)
 

@@ -15,16 +15,17 @@ run() {
 }
 finish() { echo "${1:-check} took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
 # vm_tally LABEL DIR LOG RC: counts one VM run of the in-VM tests (scripts/vm-run.sh --tests
-# --out DIR, its output in LOG, its exit status RC): every TAP line of DIR/tap.txt, each failed
-# test shown with the diagnostics it printed (its last 12 "#" lines), and two checks of the run
-# itself: a clean kernel log and a finished guest.
+# --out DIR, its output in LOG, its exit status RC): DIR/tap.txt is the kselftest runner's TAP,
+# each program's own TAP nested in it ("# ok 3 - ..."): every test of a program and every
+# program count, each failed test shown with the diagnostics it printed (its last 12 "#"
+# lines); then two checks of the run itself: a clean kernel log and a finished guest.
 vm_tally() {
     local label=$1 dir=$2 vlog=$3 rc=$4 p f
     if [ -f "$dir/tap.txt" ]; then
-        p=$(grep -c '^ok ' "$dir/tap.txt"); f=$(grep -c '^not ok ' "$dir/tap.txt")
-        awk '/^ok /     { n = 0; next }
-             /^#/       { buf[n++ % 12] = $0; next }
-             /^not ok /  { for (i = (n > 12 ? n - 12 : 0); i < n; i++) print buf[i % 12]; print; n = 0 }' \
+        p=$(grep -cE '^(# )?ok ' "$dir/tap.txt"); f=$(grep -cE '^(# )?not ok ' "$dir/tap.txt")
+        awk '/^(# )?ok /     { n = 0; next }
+             /^(# )?not ok /  { for (i = (n > 12 ? n - 12 : 0); i < n; i++) print buf[i % 12]; print; n = 0; next }
+             /^#/            { buf[n++ % 12] = $0; next }' \
             "$dir/tap.txt" | sed "s/^/[$label] /" | head -n 120
         passed=$((passed + p)); failed=$((failed + f))
         echo "vm ($label): $p passed, $f failed"
@@ -48,4 +49,22 @@ vm_suite() {
     bash scripts/vm-run.sh --kernel "$kernel" --tests --out "$o" "$@" > "$o.log" 2>&1; rc=$?
     cat "$o.log" >> "$log"
     vm_tally "$kernel" "$o" "$o.log" $rc
+}
+
+# kunit_tally LABEL DMESG: counts the KTAP of kgames.ko's KUnit suites (src/kmod/kunit.rs) in a
+# guest's kernel log: each case a check, and a check that the suites ran at all (a kernel with
+# CONFIG_KUNIT=y runs them at the module's first load).
+kunit_tally() {
+    local label=$1 dmesg=$2 p f suites
+    sed 's/^\[[^]]*\] \{0,1\}//' "$dmesg" 2>/dev/null | awk '
+        /^ *# Subtest: kgames_/ { suite = $3; inside = 1; print; next }
+        inside && /^ +(not )?ok [0-9]+ / { sub(/^ +/, ""); print "    " $0 " (" suite ")"; next }
+        /^(not )?ok [0-9]+ kgames_/ { inside = 0 }' > "$dmesg.kunit"
+    suites=$(grep -c '# Subtest: kgames_' "$dmesg.kunit")
+    p=$(grep -cE '^    ok ' "$dmesg.kunit"); f=$(grep -cE '^    not ok ' "$dmesg.kunit")
+    grep -E '^    not ok ' "$dmesg.kunit" | sed "s/^/[$label kunit] /"
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "kunit ($label): $suites suites, $p cases passed, $f failed"
+    if [ "$suites" -ge 4 ]; then pass "kunit ($label): kgames.ko's $suites KUnit suites ran at insmod"
+    else fail "kunit ($label): kgames.ko's KUnit suites ran at insmod (found $suites of 4)"; fi
 }

@@ -4,7 +4,8 @@
 # real machine), loads kgames.ko and then:
 #   vm-run.sh --shell            an interactive shell as the unprivileged user nobody
 #   vm-run.sh --cmd 'CMD'        runs CMD as nobody in the repository, prints, returns its status
-#   vm-run.sh --tests [SUITE..]  runs the in-VM tests (TAP) as root; unloads the module at the end
+#   vm-run.sh --tests [SUITE..]  runs kgames' kselftest target (tests/selftests/kgames, TAP) as
+#                                root, SUITEs the test binary's; unloads the module at the end
 # Options: --kernel NAME (debian-7.3, debian-7.2: Debian's stock kernel, scripts/debian-kernel.sh,
 # with out/NAME/kgames.ko; test: the kernel of scripts/kernel-build.sh with ./kgames.ko; default
 # $KGAMES_KERNEL, else test), --insmod-args 'a=1 b=2'
@@ -57,6 +58,12 @@ fi
 vermagic=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 [ -z "$release" ] || [ "${vermagic%% *}" = "$release" ] ||
     die "$ko is built for Linux ${vermagic%% *}, not for the kernel to boot, Linux $release (make KERNEL=$kernel)"
+# The in-VM tests: the kselftest target's binaries copied next to its programs, on the host.
+ksrc=""
+if [ "$mode" = tests ]; then
+    ksrc=$("$here/kernel-source.sh")
+    make -s -C "$repo/tests/selftests/kgames" KSRC="$ksrc" all || die "the kselftest target does not build"
+fi
 mkdir -p "$out"
 # One VM per output directory at a time.
 exec 9>"$out/.lock"
@@ -96,6 +103,10 @@ nodes_ready() {
 }
 export -f nodes_ready
 nodes_ready
+# A kernel with CONFIG_KUNIT=y ran kgames.ko's KUnit suites at that load (their KTAP is in the
+# kernel log); the tests' later loads skip them.
+kunit_glob=/sys/module/kunit/parameters/filter_glob
+[ ! -w \$kunit_glob ] || echo kgames_ran_once > \$kunit_glob
 status=0
 case "\$mode" in
     shell)
@@ -120,7 +131,13 @@ case "\$mode" in
         fi
         echo "\$status" > "\$out/status" ;;
     tests)
-        bash "\$repo/tests/vm/guest-tests.sh" "\$out" ${suites[*]:-} || status=\$?
+        # kgames' kselftest target, the way a kernel developer runs it (docs/testing.md): its
+        # programs' TAP nested in the runner's, copied to tap.txt.
+        export KSRC='$ksrc' KSELFTEST_DEVICES_SH_ARGS='${suites[*]:-}'
+        [ -z "\$KGAMES_DEBUG" ] || export kselftest_override_timeout=4500
+        make -s -C "\$repo/tests/selftests/kgames" run_tests 2>&1 | tee "\$out/tap.txt"
+        status=\${PIPESTATUS[0]}
+        grep -q '^kgames ' /proc/modules && { rmmod kgames || status=1; }
         echo "\$status" > "\$out/status" ;;
 esac
 if [ "\$mode" != tests ] && grep -q '^kgames ' /proc/modules; then rmmod kgames || status=1; fi

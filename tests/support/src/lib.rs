@@ -3,7 +3,7 @@
 //! does.
 //!
 //! - [`tmux::Tmux`]: run a program in a private tmux server, send keys, capture the screen.
-//! - [`tap::Tap`]: the TAP lines of a test program (tests/vm/guest-tests.sh folds them into
+//! - [`tap::Tap`]: the TAP lines of a test program (tests/selftests/kgames/terminal.sh folds them into
 //!   the in-VM TAP stream).
 //! - [`cli::check_standard_options`]: a tool answers `--help`, `--version` and an unknown
 //!   option as every tool of `user/` must.

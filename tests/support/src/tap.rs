@@ -1,5 +1,5 @@
 //! The TAP lines of the tmux test programs (`ok - NAME`, `not ok - NAME` and the detail as
-//! `# ` comments), which tests/vm/guest-tests.sh folds into the in-VM TAP stream.
+//! `# ` comments), which tests/selftests/kgames/terminal.sh folds into its TAP.
 
 use std::io::Write;
 

@@ -511,7 +511,7 @@ fn many_watchers(_: u32) -> Outcome {
     outcome
 }
 
-/// Loads the module (unloaded by the caller, guest-tests.sh) with a 3 s pause between the
+/// Loads the module (unloaded by the caller, tests/selftests/kgames/module.sh) with a 3 s pause between the
 /// registration of /dev/kxo and its switch to the module's `file_operations`, and opens the
 /// node as fast as it can meanwhile: every open in the window must fail with `EAGAIN`, and
 /// every file that opens must poll through the module (a fresh watcher is readable, never
@@ -679,7 +679,7 @@ fn deep_stacks(_: u32) -> Outcome {
     Ok(())
 }
 
-/// With the module loaded with `kxo_ring=64` (guest-tests.sh, for the fuzzer): a watcher that
+/// With the module loaded with `kxo_ring=64` (tests/selftests/kgames/module.sh, for the fuzzer): a watcher that
 /// sleeps while more than 64 records are published finds exactly the ring's last records
 /// waiting (64, and the few published while it reads), and counts the rest as lost.
 fn ring_size(_: u32) -> Outcome {

@@ -245,16 +245,13 @@ fn watcher_to_player(_: u32) -> Outcome {
 /// tests/vm/xo-select.c, built by `make tools`.
 fn c_client(_: u32) -> Outcome {
     use std::process::{Command, Stdio};
-    let bin = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../target/release/xo-select"
-    );
-    let mut child = Command::new(bin)
+    let bin = crate::sibling("xo-select");
+    let mut child = Command::new(&bin)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("{bin}: {e}"))?;
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
     let mut keys = child.stdin.take().ok_or("no stdin")?;
     // Draw for 5 s, stop drawing (p) for 5 s, then quit (q).
     std::thread::sleep(Duration::from_secs(5));

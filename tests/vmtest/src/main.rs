@@ -30,7 +30,17 @@ use std::io::Write;
 /// lives elsewhere), else the repository's kgames.ko.
 pub fn module_path() -> String {
     std::env::var("KGAMES_KO")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko").to_string())
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../kgames.ko").to_string())
+}
+
+/// A program installed next to this one (`make tools` builds them into target/release; the
+/// kselftest target copies them next to it).
+pub fn sibling(name: &str) -> std::path::PathBuf {
+    std::env::current_exe()
+        .map(|p| p.with_file_name(name))
+        .unwrap_or_else(|_| name.into())
 }
 
 /// New device nodes are 0600: the runner makes them 0666 after a load (scripts/vm-run.sh).
@@ -143,7 +153,7 @@ fn main() {
     tests.extend(sysfuzz::tests());
     // Suites that run only when named: minutes long (`make stress`), for the debug kernel
     // only (`make check-debug`), or with other module parameters (chess_classic:
-    // chess_eval=0, loaded so by guest-tests.sh; open_race and sysfuzz: loads of their own).
+    // chess_eval=0, loaded so by tests/selftests/kgames/module.sh; open_race and sysfuzz: loads of their own).
     const ON_REQUEST: [&str; 7] = [
         "stress64",
         "faults",

@@ -82,8 +82,7 @@ impl Drop for Took {
 }
 
 fn bin(name: &str) -> Result<String, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let p = exe.with_file_name(name);
+    let p = crate::sibling(name);
     ensure!(p.exists(), "{} is not built", p.display());
     Ok(p.display().to_string())
 }

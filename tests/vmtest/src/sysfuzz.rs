@@ -10,7 +10,7 @@
 //! operations, enough to replay it with `KGAMES_SYSFUZZ_SEED`.
 //!
 //! `KGAMES_SYSFUZZ_SECONDS` (default 20) and `KGAMES_SYSFUZZ_SEED` (default 1) set the run;
-//! guest-tests.sh loads the module with small tables and budgets for it.
+//! tests/selftests/kgames/module.sh loads the module with small tables and budgets for it.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::OpenOptions;
@@ -43,9 +43,9 @@ pub fn tests() -> Vec<Test> {
 const DEVICES: [&str; 3] = ["/dev/reversi", "/dev/chess", "/dev/kxo"];
 const PROCESSES: u32 = 3;
 const THREADS: u32 = 3;
-/// The longest an operation may take: `max_move_ms` as guest-tests.sh loads it (2 s), the
+/// The longest an operation may take: `max_move_ms` as module.sh loads it (2 s), the
 /// longest budget `05` takes (9 s, capped by it), a margin for TCG.
-/// Several CPU moves may queue for the one search context of guest-tests.sh's load.
+/// Several CPU moves may queue for the one search context of module.sh's load.
 const OP_LIMIT: Duration = Duration::from_secs(40);
 
 /// Commands per device: valid ones, with the arguments filled in at random.

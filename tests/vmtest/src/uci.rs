@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 
 /// `kgames-uci` (next to this program) with `args`.
 fn start(args: &[&str]) -> Result<Client, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let program = exe.with_file_name("kgames-uci");
-    Client::spawn(&program.to_string_lossy(), args)
+    Client::spawn(&crate::sibling("kgames-uci").to_string_lossy(), args)
 }
 
 fn uci_text(m: kgames_chess::moves::Move) -> String {
@@ -33,7 +31,7 @@ pub fn whole_game(_: u32) -> Outcome {
     against_host(&["--host"], 400)
 }
 
-/// With `chess_eval=0` (guest-tests.sh reloads the module so): the device plays the moves of
+/// With `chess_eval=0` (tests/selftests/kgames/module.sh reloads the module so): the device plays the moves of
 /// `kgames-uci --host --eval classic` for 40 plies, and in some of them not the network's
 /// move (so the parameter reaches the search).
 pub fn whole_game_classic(_: u32) -> Outcome {

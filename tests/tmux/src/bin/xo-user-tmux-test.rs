@@ -15,7 +15,7 @@
 //! has a line per game seen, each line the moves of a record seen (live: each game's last
 //! record, its `move_count` moves). The same binary runs on the host against `--replay` (the
 //! `tmux` integration test) and in the VM against the live device, as root and as the
-//! unprivileged user (tests/vm/guest-tests.sh).
+//! unprivileged user (tests/selftests/kgames/terminal.sh).
 //!
 //! Which records xo-user saw: live, the test adds `--record DIR/seen.kxorec` (unless the
 //! arguments have a `--record` already) and reads it back; in a replay, the replayed file

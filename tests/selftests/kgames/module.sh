@@ -1,130 +1,35 @@
 #!/bin/bash
-# The in-VM test run (started by scripts/vm-run.sh --tests, as root, kgames.ko loaded).
-# Prints one kselftest TAP stream on stdout and copies it to $1/tap.txt. Each line of the
-# Rust test binary's TAP is renumbered into this stream.
-out=$1; shift
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$repo/target/release/kgames-vmtest
-# The module under test (scripts/vm-run.sh exports it; the debug build lives in out/debug).
-ko=${KGAMES_KO:-$repo/kgames.ko}
-n=0 fails=0
-# nodes_ready comes from scripts/vm-run.sh; run by hand, the udev rule alone.
-type nodes_ready >/dev/null 2>&1 || nodes_ready() { udevadm settle -t 300 2>/dev/null; }
-emit() { echo "$*" | tee -a "$out/tap.txt"; }
-ok() { n=$((n + 1)); emit "ok $n - $*"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); emit "not ok $n - $*"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
-
-emit "TAP version 13"
-check "module: kgames is loaded" grep -q '^kgames ' /proc/modules
-check "module: its vermagic names the running kernel, $(uname -r)" \
-    test "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$(uname -r)"
-# The mode comes from the udev rule that scripts/vm-run.sh installs, as on a real machine
-# (but on the debug kernel, where vm-run.sh's nodes_ready sets it by hand).
-for d in reversi chess kxo; do
-    name="udev: /dev/$d is a character device, mode 0666, owner root:root (scripts/60-kgames.rules)"
-    if [ -n "${KGAMES_DEBUG:-}" ]; then
-        n=$((n + 1)); emit "ok $n - $name # SKIP udev runs minutes behind on the debug kernel"
-    else
-        check "$name" test "$(stat -c '%F %a %U:%G' /dev/$d)" = "character special file 666 root:root"
-    fi
-done
-
-# relay: renumbers the Rust test binary's TAP on standard input into this stream.
-relay() {
-    local line
-    while IFS= read -r line; do
-        case "$line" in
-            "ok "*) ok "${line#ok * - }" ;;
-            "not ok "*) notok "${line#not ok * - }" ;;
-            "#"*) emit "$line" ;;
-            *) ;;
-        esac
-    done
-}
-# The debug kernel (KASAN, lockdep, TCG) runs the binary several times slower: its insmod
-# fault sweep alone loads the module some 500 times at about 2 s each.
-bin_limit=1500
-[ -n "${KGAMES_DEBUG:-}" ] && bin_limit=4500
-if [ -x "$bin" ]; then
-    relay < <(timeout "$bin_limit" "$bin" "$@" 2>&1)
-else
-    notok "vmtest: $bin is not built"
-fi
-# The suite faults reloads the module: its nodes are new. A binary stopped by its time limit
-# in the middle of that sweep leaves the module unloaded: load it again (and say so) so
-# that the checks below test the devices, not the sweep's leftovers.
-if ! grep -q '^kgames ' /proc/modules; then
-    notok "vmtest: the test binary left kgames unloaded (stopped after $bin_limit s?)"
-    insmod "$ko"
-fi
-nodes_ready
-
-# xo-user in a real terminal (tmux) on the live device, as the unprivileged user of `make run`
-# (Ctrl-P freezes its display) and as root (Ctrl-P pauses the module): every check of
-# xo-user-tmux-test becomes one line here.
-xotest=$repo/target/release/xo-user-tmux-test
-# tmux_tap LABEL CMD...: runs a tmux test program (in /tmp, 300 s at most) and makes each of
-# its `ok - X` / `not ok - X` lines a check named "LABEL: X".
-# The debug kernel runs the terminal tests several times slower (the play test took over
-# 300 s there).
-tmux_limit=300
-[ -n "${KGAMES_DEBUG:-}" ] && tmux_limit=1200
-tmux_tap() {
-    local label=$1 line got=0; shift
-    while IFS= read -r line; do
-        case "$line" in
-            "ok - "*) got=$((got + 1)); ok "$label: ${line#ok - }" ;;
-            "not ok - "*) got=$((got + 1)); notok "$label: ${line#not ok - }" ;;
-            "#"*) emit "$line" ;;
-        esac
-    done < <(cd /tmp && timeout "$tmux_limit" "$@" 2>&1)
-    [ $got -gt 0 ] || notok "$label: the test program printed no result"
-    # A test program stopped by the timeout leaves its tmux server and the tool under test
-    # (with a device open, which would keep the module from unloading): nothing else in the
-    # guest runs tmux or as nobody.
-    pkill -KILL -x tmux 2>/dev/null; pkill -KILL -u 65534 2>/dev/null
-    sleep 0.2
-}
-xo_tmux() { local who=$1; shift; tmux_tap "xo-user in tmux as $who" "$@"; }
-if [ -x "$xotest" ] && command -v tmux >/dev/null; then
-    # The games run and publish, whatever the tests before left.
-    "$repo/target/release/kxo-cat" restart; "$repo/target/release/kxo-cat" resume
-    xo_tmux nobody setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$xotest" --timeout 60
-    xo_tmux root env TMPDIR=/tmp "$xotest" --timeout 60
-else
-    notok "xo-user: $xotest is not built or tmux is missing"
-fi
-
-# play in a real terminal (tmux) on the live devices, as the unprivileged user of `make run`:
-# reversi, chess (a FEN mate in one), kxo, an interrupted CPU move, line mode; every check of
-# play-tmux-test becomes one line here.
-playtest=$repo/target/release/play-tmux-test
-if [ -x "$playtest" ] && command -v tmux >/dev/null; then
-    tmux_tap "play in tmux" setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp "$playtest" --timeout 60 --quick
-else
-    notok "play: $playtest is not built or tmux is missing"
-fi
+# SPDX-License-Identifier: GPL-2.0
+# kgames selftest: what reloads the module. /dev/kxo's parameters, load, rate and unload while
+# running; the other parameters' bounds; max_move_ms; chess_eval=0; the search's reschedule
+# point; an open racing the load; the syscall fuzzer (20 s, or $KGAMES_SYSFUZZ_SECONDS; 10
+# minutes on the debug kernel); unload refused while a file is open. Needs the module file
+# (ksft.sh says where it looks); leaves kgames loaded with its defaults.
+. "$(dirname "$0")/ksft.sh"
+require_module
+[ -n "$ko" ] || skip_all "no kgames.ko file to reload (KGAMES_KO=FILE, or install with KGAMES_KO=FILE)"
+bin=$(tool kgames-vmtest)
 
 # /dev/kxo machinery: parameters, load, rate, unload while running.
-kxocat=$repo/target/release/kxo-cat
+kxocat=$(tool kxo-cat)
+measured=$(mktemp); trap 'rm -f "$measured"' EXIT
 cpu_busy() { awk '/^cpu / {print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8}' /proc/stat; }
 # measure GAMES PERIOD_MS SECONDS: reload with those parameters, watch with the stream checker.
 measure() {
     rmmod kgames && insmod "$ko" kxo_games=$1 kxo_period_ms=$2 || return 1
     read -r b0 t0 < <(cpu_busy)
-    local res; res=$(timeout $(($3 + 30)) "$kxocat" --check --timeout "$3") || { emit "# $res"; return 1; }
-    echo "$res" > "$out/measure.txt"
+    local res; res=$(timeout $(($3 + 30)) "$kxocat" --check --timeout "$3") || { echo "# $res"; return 1; }
+    echo "$res" > "$measured"
     read -r b1 t1 < <(cpu_busy)
     local recs; recs=$(sed -n 's/.* records=\([0-9]*\).*/\1/p' <<<"$res")
-    emit "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
-    emit "# loads (1/5/15 min, CPUs): $("$kxocat" loads | tr -s ' ' | tr '\n' ';')"
+    echo "# kxo games=$1 period=${2}ms: $res rate=$((recs / $3))/s cpu=$(( (b1 - b0) * 100 / (t1 - t0 + 1) ))% (2 vCPUs, TCG)"
+    echo "# loads (1/5/15 min, CPUs): $("$kxocat" loads | tr -s ' ' | tr '\n' ';')"
     grep -q ' bad=0 ' <<<"$res"
 }
 if [ -x "$kxocat" ]; then
     check "kxo: 9 games at 100 ms for 10 s: every record checks, rate and CPU load measured" measure 9 100 10
     check "kxo: 32 games with the timer at 10 ms for 60 s: stream checks, no kernel warning" measure 32 10 60
-    check "kxo: the 60 s run saw all 25 pairings of the five agents" grep -q ' pairings=25 ' "$out/measure.txt"
+    check "kxo: the 60 s run saw all 25 pairings of the five agents" grep -q ' pairings=25 ' "$measured"
     rmmod kgames
     check "kxo: kxo_games=33 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=33 2>/dev/null"
     check "kxo: kxo_games=0 fails insmod (EINVAL)" bash -c "! insmod '$ko' kxo_games=0 2>/dev/null"
@@ -140,7 +45,7 @@ if [ -x "$kxocat" ]; then
     pairings_param() {
         insmod "$ko" kxo_games=4 kxo_pairings=mcts:negamax,td:random || return 1
         local recs; recs=$(timeout 60 "$kxocat" --count 60); rmmod kgames
-        emit "# kxo_pairings=mcts:negamax,td:random: slots 0,2: $(awk '$2 % 2 == 0 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')slots 1,3: $(awk '$2 % 2 == 1 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')"
+        echo "# kxo_pairings=mcts:negamax,td:random: slots 0,2: $(awk '$2 % 2 == 0 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')slots 1,3: $(awk '$2 % 2 == 1 {print $6 ":" $7}' <<<"$recs" | sort -u | tr '\n' ' ')"
         [ "$(awk '$2 % 2 == 0 {print $6 ":" $7}' <<<"$recs" | sort -u)" = "mcts:negamax" ] &&
             [ "$(awk '$2 % 2 == 1 {print $6}' <<<"$recs" | sort -u)" = "td" ] &&
             [ "$(wc -l <<<"$recs")" -ge 60 ]
@@ -157,7 +62,7 @@ if [ -x "$kxocat" ]; then
             insmod "$ko" test_fail_init=1 2>/dev/null && { rmmod kgames; return 1; }
         done
         b=$(kmem)
-        emit "# five failed loads: vmalloc+slab ${a} kB before, ${b} kB after"
+        echo "# five failed loads: vmalloc+slab ${a} kB before, ${b} kB after"
         [ $((b - a)) -lt 4096 ]
     }
     check "kxo: a load failing after every allocation frees them all (vmalloc+slab unchanged)" noleak
@@ -183,8 +88,8 @@ if [ -x "$kxocat" ]; then
     mc_same() {
         local a b
         a=$(mcgame 1) && b=$(mcgame 10) || return 1
-        emit "# P=1: $(grep '^#' <<<"$a" | head -2 | tr '\n' ' ')"
-        emit "# P=10: $(grep '^#' <<<"$b" | head -2 | tr '\n' ' ')"
+        echo "# P=1: $(grep '^#' <<<"$a" | head -2 | tr '\n' ' ')"
+        echo "# P=10: $(grep '^#' <<<"$b" | head -2 | tr '\n' ' ')"
         [ "$(grep -v '^#' <<<"$a")" = "$(grep -v '^#' <<<"$b")" ] && grep -qE 'WIN|LOSE|TIE' <<<"$a" &&
             grep -q '^# workers=1 last_items=1 last_split=16$' <<<"$a" &&
             grep -q '^# workers=10 last_items=10 last_split=2,2,2,2,2,2,1,1,1,1$' <<<"$b"
@@ -215,7 +120,7 @@ capped() {
     echo 06 >&4; local mv; mv=$(cat <&4)
     exec 4>&-
     rmmod kgames
-    emit "# max_move_ms=1000: 03 with budget N10^12 answered $r in $(( (t1 - t0) / 1000000 )) ms, played $mv"
+    echo "# max_move_ms=1000: 03 with budget N10^12 answered $r in $(( (t1 - t0) / 1000000 )) ms, played $mv"
     [ "$r" = OK ] && [ $(( (t1 - t0) / 1000000 )) -lt 3000 ] && [ $(( (t1 - t0) / 1000000 )) -ge 900 ]
 }
 check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the move is played" capped
@@ -226,7 +131,7 @@ check "module: max_move_ms=1000 ends a 10^12-node CPU move after about 1 s, the 
 check "module: chess_eval=2 fails insmod with EINVAL" bash -c "insmod '$ko' chess_eval=2 2>&1 | grep -qi 'invalid'"
 t0=$(date +%s%N)
 if insmod "$ko" chess_eval=0; then
-    emit "# insmod chess_eval=0 took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+    echo "# insmod chess_eval=0 took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
     nodes_ready
     relay < <(timeout 300 "$bin" chess_classic 2>&1)
     rmmod kgames
@@ -235,7 +140,7 @@ else
 fi
 t0=$(date +%s%N)
 insmod "$ko"
-emit "# insmod (chess_eval=1, the default) took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+echo "# insmod (chess_eval=1, the default) took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 nodes_ready
 
 # The search's reschedule point is reached: __cond_resched, traced with the function tracer
@@ -257,12 +162,12 @@ if grep -qx "__cond_resched" $tr/available_filter_functions 2>/dev/null; then
         exec 4>&-
         calls=$(grep -c '__cond_resched <-.*kgames_main.*SignalInterrupt' $tr/trace)
         echo nop > $tr/current_tracer; echo > $tr/set_ftrace_filter; echo > $tr/trace
-        emit "# a 500 ms CPU move: $calls calls of __cond_resched from the meter's check"
+        echo "# a 500 ms CPU move: $calls calls of __cond_resched from the meter's check"
         [ "$calls" -gt 0 ]
     }
     check "module: a CPU move reaches the search's reschedule point (__cond_resched traced, called by the meter's check)" resched
 else
-    n=$((n + 1)); emit "ok $n - module: a CPU move reaches the search's reschedule point # SKIP no function tracer in $(uname -r)"
+    n=$((n + 1)); echo "ok $n - module: a CPU move reaches the search's reschedule point # SKIP no function tracer in $(uname -r)"
 fi
 
 # An open racing the load: /dev/kxo registered 3 s before it gets the module's file operations
@@ -299,6 +204,7 @@ check "module: rmmod succeeds once every file is closed" rmmod kgames
 check "module: the device nodes are gone after unload" bash -c '! grep -qE " (reversi|chess|kxo)$" /proc/misc'
 check "module: loads again" insmod "$ko"
 check "module: unloads again" rmmod kgames
-
-emit "1..$n"
-[ $fails = 0 ]
+# As it was found: loaded, with its defaults.
+check "module: loads a third time" insmod "$ko"
+nodes_ready
+finish
