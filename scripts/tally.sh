@@ -29,6 +29,7 @@ vm_tally() {
             "$dir/tap.txt" | sed "s/^/[$label] /" | head -n 120
         passed=$((passed + p)); failed=$((failed + f))
         echo "vm ($label): $p passed, $f failed"
+        [ $((p + f)) -gt 0 ] || { fail "vm ($label): the run reported its tests"; tail -n 20 "$dir/tap.txt"; }
     else
         fail "vm ($label): no TAP output"; tail -n 40 "$vlog"
     fi
