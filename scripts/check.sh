@@ -160,7 +160,7 @@ ksft_vng() {
 }
 run "kselftest: vng --run KERNEL --exec 'insmod kgames.ko && make -C tests/selftests/kgames run_tests' on the test kernel" ksft_vng
 run "dkms: install, build, load on Debian's 7.3 kernel, remove (scripts/dkms-check.sh)" bash scripts/dkms-check.sh debian-7.3
-run "make run in a real terminal (tmux): tty, size and resize, job control, play, Ctrl-C, xo-user, exit 0 (scripts/run-terminal-check.sh)" \
+run "make run in a real terminal (tmux): tty, size and resize, job control, play, Ctrl-C, xo-user, exit 0, the size through a pipe (scripts/run-terminal-check.sh)" \
     bash scripts/run-terminal-check.sh debian-7.3
 
 # 5. The detector itself: a deliberate WARNING at load must fail the runner.

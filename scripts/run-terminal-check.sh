@@ -4,7 +4,8 @@
 # the shell has a controlling terminal with job control, the host's size and later resizes,
 # `play reversi` draws its board and takes a move, Ctrl-C interrupts a CPU move in `play chess`
 # with the game unchanged and a shell job, Ctrl-Z stops one, `xo-user` draws boards and quits on
-# `q`, and `exit` ends `make run` with status 0. Prints "ok - ..." / "not ok - ..." lines.
+# `q`, and `exit` ends `make run` with status 0; then `make run | cat` (its output through a
+# pipe) still gives the guest the host's size. Prints "ok - ..." / "not ok - ..." lines.
 #   run-terminal-check.sh [KERNEL]    default debian-7.3
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,4 +77,15 @@ check "xo-user quits on q, back to the shell" until_screen 15 'kgames\$ ?$'
 keys 'exit' Enter
 for _ in $(seq 100); do [ -s "$out/exit" ] && break; sleep 0.5; done
 check "exit powers the VM off and make run ends with status 0" test "$(cat "$out/exit" 2>/dev/null)" = 0
+
+# make run with its output through a pipe: the guest's terminal still has the host's size.
+tmux kill-session -t "$s" 2>/dev/null; rm -f "$out/exit"
+tmux new-session -d -s "$s" -x 120 -y 40 -e TERM=xterm-256color \
+    "cd '$repo' && { make -s run KERNEL=$kernel; echo \$? > '$out/exit'; } | cat; sleep 600"
+check "make run | cat reaches the guest's shell prompt" until_screen 300 'kgames\$ ?$'
+keys 'clear; stty size' Enter
+check "make run | cat: the guest's terminal has the host's size (40 rows, 120 columns)" until_screen 10 '^40 120$'
+keys 'exit' Enter
+for _ in $(seq 100); do [ -s "$out/exit" ] && break; sleep 0.5; done
+check "make run | cat: exit ends it with status 0" test "$(cat "$out/exit" 2>/dev/null)" = 0
 [ $fails = 0 ]

@@ -167,6 +167,14 @@ if [ "$mode" = shell ]; then
     trap resize WINCH
     vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
     pid=$!
+    # The first size too: virtme-ng sizes the console from standard output, which is no
+    # terminal when make run's output goes through a pipe (the guest then reports 0x0). The
+    # write waits in the pipe until QEMU reads it, and the port holds it until the guest
+    # reads the port. The size is read here (a background job's standard input is /dev/null);
+    # the write gives up after 120 s if QEMU never opens the pipe.
+    if [ -t 0 ] && size=$(stty size 2>/dev/null); then
+        timeout 120 bash -c 'echo "$1" > "$2"' _ "$size" "$out/winsize.in" &
+    fi
     # `wait` returns early (status > 128) when a trap runs: wait again while the VM lives.
     while :; do
         wait "$pid"; rc=$?

@@ -337,6 +337,10 @@ pub fn run(play: Play, opener: Opener) -> ExitCode {
         Err(e) => return fail(e),
     };
     app.new_game(fen.as_deref(), &tx);
+    if screen.is_sizeless() {
+        let (w, h) = kgames_term::screen::FALLBACK_SIZE;
+        app.play.st.message = format!("the terminal reports no size (0x0): drawing {w}x{h}");
+    }
     let mut signal = None;
     loop {
         let view = app.view();

@@ -16,7 +16,8 @@ use crossterm::cursor::{Hide, Show};
 use crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::Command;
 use ratatui::backend::CrosstermBackend;
-use ratatui::Terminal;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::raw::{self, RawMode};
 
@@ -26,6 +27,32 @@ static HOOK: Once = Once::new();
 
 /// The ratatui terminal type every program draws on.
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// The size drawn while the terminal reports none (0x0: a serial console nobody sized, as
+/// the VM's console is when `make run`'s output goes through a pipe).
+pub const FALLBACK_SIZE: (u16, u16) = (80, 24);
+
+/// The terminal's size, if it reports one.
+fn reported_size() -> Option<(u16, u16)> {
+    crossterm::terminal::size()
+        .ok()
+        .filter(|&(w, h)| w > 0 && h > 0)
+}
+
+/// A ratatui terminal on stdout: the whole screen, or [`FALLBACK_SIZE`] when the terminal
+/// reports no size (then `true`).
+fn new_terminal() -> io::Result<(Term, bool)> {
+    let backend = CrosstermBackend::new(io::stdout());
+    if reported_size().is_some() {
+        return Ok((Terminal::new(backend)?, false));
+    }
+    let (w, h) = FALLBACK_SIZE;
+    let viewport = Viewport::Fixed(Rect::new(0, 0, w, h));
+    Ok((
+        Terminal::with_options(backend, TerminalOptions { viewport })?,
+        true,
+    ))
+}
 
 /// The bytes that leave the alternate screen and show the cursor.
 fn leave_sequence() -> String {
@@ -56,8 +83,12 @@ fn install_panic_hook() {
 }
 
 /// The program's full screen; dropping it restores the terminal.
+///
+/// Invariant: `sizeless` is true exactly while `terminal` draws [`FALLBACK_SIZE`] because the
+/// terminal reported no size; the first size it reports replaces it by a full-screen one.
 pub struct Screen {
     terminal: Term,
+    sizeless: bool,
     _raw: RawMode,
 }
 
@@ -76,15 +107,28 @@ impl Screen {
         // Cleared here, not with `Terminal::clear`, which asks the terminal for the cursor
         // position: the input thread may already be reading, and would take the answer.
         crossterm::execute!(out, EnterAlternateScreen, Hide, Clear(ClearType::All))?;
-        let terminal = Terminal::new(CrosstermBackend::new(out))?;
+        let (terminal, sizeless) = new_terminal()?;
         Ok(Screen {
             terminal,
+            sizeless,
             _raw: raw,
         })
     }
 
-    /// The ratatui terminal.
+    /// True when the terminal reported no size when the screen was entered and has reported
+    /// none since: the program draws [`FALLBACK_SIZE`] (and should say so).
+    pub fn is_sizeless(&self) -> bool {
+        self.sizeless
+    }
+
+    /// The ratatui terminal: full screen as soon as the terminal reports a size.
     pub fn terminal(&mut self) -> &mut Term {
+        if self.sizeless && reported_size().is_some() {
+            if let Ok((terminal, sizeless)) = new_terminal() {
+                self.terminal = terminal;
+                self.sizeless = sizeless;
+            }
+        }
         &mut self.terminal
     }
 }

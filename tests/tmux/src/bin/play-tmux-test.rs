@@ -3,7 +3,7 @@
 //! when every check passed.
 //!
 //! ```text
-//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain] -- [PLAY ARGS]
+//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain,unsized] -- [PLAY ARGS]
 //! ```
 //!
 //! PLAY ARGS go to every run (`--sim` on the host; nothing in the VM, where the devices are).
@@ -39,7 +39,7 @@ struct Args {
     /// The scenarios, comma-separated.
     #[arg(
         long,
-        default_value = "reversi,chess,kxo,interrupt,sigterm,plain",
+        default_value = "reversi,chess,kxo,interrupt,sigterm,plain,unsized",
         value_delimiter = ','
     )]
     games: Vec<String>,
@@ -139,7 +139,18 @@ fn settled(s: &str) -> bool {
 
 impl<'a> Run<'a> {
     fn start(ctx: &'a Ctx, name: &str, args: &[&str]) -> Result<Run<'a>, String> {
-        let mut argv = vec![ctx.play.to_string_lossy().into_owned()];
+        Run::start_with(ctx, name, Vec::new(), args)
+    }
+
+    /// Like [`Run::start`], with `prefix` before play's path on the command line.
+    fn start_with(
+        ctx: &'a Ctx,
+        name: &str,
+        prefix: Vec<String>,
+        args: &[&str],
+    ) -> Result<Run<'a>, String> {
+        let mut argv = prefix;
+        argv.push(ctx.play.to_string_lossy().into_owned());
         argv.extend(args.iter().map(|s| s.to_string()));
         argv.extend(ctx.extra.iter().cloned());
         let t = Tmux::start_watched(&ctx.dir.join(name), COLS, ROWS, &argv)
@@ -574,6 +585,35 @@ fn plain(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     Some(())
 }
 
+/// A terminal that reports its size as 0x0 (a console nobody sized): play draws 80x24 and
+/// says so, and a size reported later gets the whole screen.
+fn sizeless(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    // The pane's size is set to 0x0 by the shell that then becomes play.
+    let zero = ["sh", "-c", "stty rows 0 cols 0 && exec \"$0\" \"$@\""];
+    let prefix = zero.iter().map(|s| s.to_string()).collect();
+    let run = Run::start_with(ctx, "unsized", prefix, &["reversi", "--budget", "N100"]).ok()?;
+    step(
+        tap,
+        "unsized: a 0x0 terminal gets the board at 80x24, and a message says so",
+        run.wait(|s| {
+            s.contains(" a  b  c  d  e  f  g  h")
+                && s.contains("reports no size (0x0): drawing 80x24")
+                && s.lines().all(|l| l.trim_end().chars().count() <= 80)
+        }),
+    )?;
+    let _ = run.t.resize(COLS + 20, ROWS);
+    step(
+        tap,
+        "unsized: the size reported later gets the whole screen",
+        run.wait(|s| {
+            s.contains(" a  b  c  d  e  f  g  h")
+                && s.lines().any(|l| l.trim_end().chars().count() > 80)
+        }),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
 /// The user's shared game (as a shell sets it up), to check that play never touches it.
 fn shared_board(kind: &str) -> Option<String> {
     let path = format!("/dev/{kind}");
@@ -640,6 +680,7 @@ fn main() -> ExitCode {
             "interrupt" => interrupt(&ctx, &mut tap),
             "sigterm" => sigterm(&ctx, &mut tap),
             "plain" => plain(&ctx, &mut tap),
+            "unsized" => sizeless(&ctx, &mut tap),
             other => {
                 tap.check(false, &format!("{other}: a known scenario"), "");
                 None
