@@ -212,6 +212,17 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
+    /// The pane's text with its colours and attributes as escape sequences (`capture-pane
+    /// -e`): `ESC[48;5;223m` for a background of palette colour 223, `ESC[1m` for bold.
+    pub fn capture_escaped(&self) -> io::Result<String> {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-J", "-e", "-t", TARGET])
+            .output()?;
+        let out = check(out, "capture-pane")?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
     /// The pane's text with its scrollback (the lines that scrolled off the top first), one
     /// line per row, wrapped lines joined: what a program printed after leaving the
     /// alternate screen, however long.

@@ -49,7 +49,7 @@ fn play_scenarios_on_the_simulation() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
     assert!(!out.contains("not ok"), "{out}");
-    assert!(out.matches("\nok - ").count() >= 30, "{out}");
+    assert!(out.matches("\nok - ").count() >= 55, "{out}");
 }
 
 #[test]

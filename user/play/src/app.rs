@@ -8,6 +8,7 @@ use std::time::Duration;
 use kgames_term::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use kgames_term::events::{Event, Events, Sender};
 use kgames_term::keys;
+use kgames_term::look::Look;
 use kgames_term::screen::Screen;
 
 use crate::cpu::{CpuMove, CpuResult};
@@ -54,6 +55,8 @@ pub struct App {
     pub show_legal: bool,
     /// Show the key help.
     pub help: bool,
+    /// Glyphs and colours.
+    pub look: Look,
     cpu: Option<CpuMove>,
     interrupting: bool,
     spin: usize,
@@ -71,9 +74,10 @@ pub enum Flow {
 }
 
 impl App {
-    /// The app around a game (not started yet).
-    pub fn new(play: Play, opener: Opener) -> App {
+    /// The app around a game (not started yet), drawn in `look`.
+    pub fn new(play: Play, opener: Opener, look: Look) -> App {
         App {
+            look,
             input: String::new(),
             cursor: (3, 4),
             selected: None,
@@ -98,6 +102,7 @@ impl App {
             thinking: self.cpu.as_ref().map(|_| self.spin),
             show_legal: self.show_legal,
             label: &self.label,
+            look: self.look,
             help: self.help,
         }
     }
@@ -323,15 +328,15 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// Runs the full-screen client on a started-or-not game; the exit status.
-pub fn run(play: Play, opener: Opener) -> ExitCode {
+/// Runs the full-screen client on a started-or-not game, drawn in `look`; the exit status.
+pub fn run(play: Play, opener: Opener, look: Look) -> ExitCode {
     let mut events: Events<CpuResult> = Events::new(TICK);
     if let Err(e) = events.spawn_input().and_then(|()| events.spawn_signals()) {
         return fail(e);
     }
     let tx = events.sender();
     let fen = play.opts.fen.clone();
-    let mut app = App::new(play, opener);
+    let mut app = App::new(play, opener, look);
     let mut screen = match Screen::enter() {
         Ok(s) => s,
         Err(e) => return fail(e),

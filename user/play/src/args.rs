@@ -52,6 +52,10 @@ pub struct Args {
     /// Line mode: the board as text after every move, commands read line by line.
     #[arg(long)]
     pub plain: bool,
+    /// Letters instead of figurines and discs: the plain board (also without a UTF-8
+    /// locale; NO_COLOR=1 takes the colours away).
+    #[arg(long)]
+    pub ascii: bool,
     /// The device (default /dev/reversi, /dev/chess or /dev/kxo).
     #[arg(long, value_name = "PATH")]
     pub device: Option<String>,

@@ -50,6 +50,9 @@ pub enum Cells {
 pub struct Last {
     /// Board indexes (as in [`Cells`]).
     pub cells: Vec<usize>,
+    /// Reversi: the discs the move turned over, while it is the latest move (the other
+    /// side's next move empties it).
+    pub flipped: Vec<usize>,
     /// `d3`, `e2e4 (WPe2-e4)`, `1 2`, `pass`.
     pub text: String,
 }
@@ -548,9 +551,13 @@ impl Play {
             (Some(l), "") => format!("the CPU played {}{said}", l.text),
             _ => format!("{what}{said}"),
         };
-        match who {
-            Mover::Human => self.st.last_human = last,
-            Mover::Cpu => self.st.last_cpu = last,
+        let (mine, other) = match who {
+            Mover::Human => (&mut self.st.last_human, &mut self.st.last_cpu),
+            Mover::Cpu => (&mut self.st.last_cpu, &mut self.st.last_human),
+        };
+        *mine = last;
+        if let Some(o) = other {
+            o.flipped.clear();
         }
         if let Some(r) = reply
             .word()
@@ -575,20 +582,29 @@ impl Play {
                 Some(Last {
                     cells: vec![i],
                     text: format!("{} {}", i % n, i / n),
+                    ..Last::default()
                 })
             }
-            (Cells::Reversi(_), _) => {
+            (Cells::Reversi(now), old) => {
                 let r = self.send(Request::LastMove).ok()?;
                 let t = r.line();
                 if t == "PASS" {
                     return Some(Last {
-                        cells: Vec::new(),
                         text: "pass".into(),
+                        ..Last::default()
                     });
                 }
                 let (c, row) = notation::grid_square(t, 8).ok()?;
+                // Turned over: a disc before, the other colour now.
+                let flipped = match old {
+                    Cells::Reversi(old) => (0..64)
+                        .filter(|&i| matches!((old[i], now[i]), (b'X', b'O') | (b'O', b'X')))
+                        .collect(),
+                    _ => Vec::new(),
+                };
                 Some(Last {
                     cells: vec![usize::from(row) * 8 + usize::from(c)],
+                    flipped,
                     text: t.to_string(),
                 })
             }
@@ -600,6 +616,7 @@ impl Play {
                 Some(Last {
                     cells: vec![f.index(), t.index()],
                     text: format!("{uci} ({classic})"),
+                    ..Last::default()
                 })
             }
             _ => None,
@@ -634,10 +651,21 @@ mod tests {
         assert!(p.st.message.contains("illegal move"), "{}", p.st.message);
         assert_eq!(p.human_move("d3"), Next::Cpu);
         assert_eq!(p.st.last_human.as_ref().unwrap().text, "d3");
+        // d3 (index 19) turns d4 (27) over.
+        assert_eq!(p.st.last_human.as_ref().unwrap().cells, [19]);
+        assert_eq!(p.st.last_human.as_ref().unwrap().flipped, [27]);
         assert_eq!(p.st.discs(), Some((4, 1)));
         let r = p.link.send(Request::CpuMove).unwrap();
         assert_eq!(p.cpu_done(CpuResult::Reply(r)), Next::Human);
-        assert!(p.st.last_cpu.is_some());
+        assert!(p
+            .st
+            .last_cpu
+            .as_ref()
+            .is_some_and(|l| !l.flipped.is_empty()));
+        assert!(
+            p.st.last_human.as_ref().unwrap().flipped.is_empty(),
+            "only the latest move's discs are marked"
+        );
         assert!(
             p.st.summary().contains("you: d3; CPU: "),
             "{}",

@@ -9,6 +9,7 @@ pub mod game;
 pub mod kind;
 pub mod link;
 pub mod notation;
+pub mod picture;
 pub mod plain;
 pub mod render;
 pub mod words;

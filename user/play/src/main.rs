@@ -46,6 +46,6 @@ fn main() -> ExitCode {
     if args.plain || !io::stdin().is_terminal() || !io::stdout().is_terminal() {
         plain::run(play, &opener, io::stdin().lock(), &mut io::stdout())
     } else {
-        app::run(play, opener)
+        app::run(play, opener, kgames_term::look::Look::detect(args.ascii))
     }
 }

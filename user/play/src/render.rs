@@ -11,7 +11,9 @@ use ratatui::Frame;
 
 use crate::game::State;
 use crate::kind::Kind;
+use crate::picture;
 use kgames_client::Status;
+use kgames_term::look::{Colors, Look};
 
 /// The smallest terminal drawn in full.
 pub const MIN_COLS: u16 = 60;
@@ -40,13 +42,36 @@ pub struct View<'a> {
     pub label: &'a str,
     /// Show the key help instead of the game panel.
     pub help: bool,
+    /// Glyphs and colours ([`picture`] when both).
+    pub look: Look,
 }
 
 const HUMAN_LAST: Style = Style::new().bg(Color::Cyan).fg(Color::Black);
 const CPU_LAST: Style = Style::new().bg(Color::Magenta).fg(Color::Black);
 
+/// The styles of the person's and the CPU's last moves: the picture's colours, the plain
+/// look's, or (`NO_COLOR`) reverse video and underline.
+fn last_styles(look: Look, kind: Kind) -> (Style, Style) {
+    if look.colors == Colors::None {
+        let m = |m| Style::new().add_modifier(m);
+        return (
+            m(Modifier::REVERSED),
+            m(Modifier::UNDERLINED | Modifier::BOLD),
+        );
+    }
+    if look.picture() {
+        if let Some(s) = picture::last_styles(look, kind == Kind::Kxo) {
+            return s;
+        }
+    }
+    (HUMAN_LAST, CPU_LAST)
+}
+
+/// The board in the plain look: letters, the cursor `[ ]`, the picked piece `( )`, legal
+/// targets `*` on request.
 fn board_lines(v: &View<'_>) -> Vec<Line<'static>> {
     let st = v.st;
+    let (human_last, cpu_last) = last_styles(v.look, v.st.kind);
     let n = st.n();
     let targets = if v.show_legal || v.selected.is_some() {
         st.legal_targets(v.selected)
@@ -76,10 +101,10 @@ fn board_lines(v: &View<'_>) -> Vec<Line<'static>> {
             };
             let mut style = Style::new();
             if st.last_cpu.as_ref().is_some_and(|l| l.cells.contains(&i)) {
-                style = CPU_LAST;
+                style = cpu_last;
             }
             if st.last_human.as_ref().is_some_and(|l| l.cells.contains(&i)) {
-                style = HUMAN_LAST;
+                style = human_last;
             }
             if targets.contains(&i) {
                 style = style.add_modifier(Modifier::UNDERLINED);
@@ -153,14 +178,15 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
     let last = |who: &str, x: &Option<crate::game::Last>, style: Style| {
         Line::from(vec![
             Span::raw(format!("Last {who}: ")),
-            Span::styled(
-                x.as_ref().map_or("-".to_string(), |m| m.text.clone()),
-                style,
-            ),
+            match x {
+                Some(m) => Span::styled(m.text.clone(), style),
+                None => Span::raw("-"),
+            },
         ])
     };
-    l.push(last("you", &st.last_human, HUMAN_LAST));
-    l.push(last("CPU", &st.last_cpu, CPU_LAST));
+    let (human_last, cpu_last) = last_styles(v.look, v.st.kind);
+    l.push(last("you", &st.last_human, human_last));
+    l.push(last("CPU", &st.last_cpu, cpu_last));
     if v.show_legal {
         let moves = if st.legal.is_empty() {
             "none".to_string()
@@ -214,7 +240,11 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
         return;
     }
     let n = u16::from(v.st.n());
-    let board_h = n + 3;
+    // The N x N picture's grid lines when they leave room for the five lines around the board.
+    let grid = v.look.picture()
+        && v.st.kind == Kind::Kxo
+        && picture::board_size(true, n).1 + 5 <= area.height;
+    let (board_w, board_h) = picture::board_size(grid, n);
     let rows = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(board_h),
@@ -233,16 +263,15 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
         Paragraph::new(title).style(Style::new().add_modifier(Modifier::BOLD)),
         rows[0],
     );
-    let board_w = 3 * n + 4;
     let cols =
         Layout::horizontal([Constraint::Length(board_w), Constraint::Min(20)]).split(rows[1]);
     let board = Rect {
         height: board_h.min(cols[0].height),
         ..cols[0]
     };
+    let lines = picture::board_lines(v, grid).unwrap_or_else(|| board_lines(v));
     f.render_widget(
-        Paragraph::new(board_lines(v))
-            .block(Block::default().borders(Borders::ALL).title(" board ")),
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" board ")),
         board,
     );
     let (title, body) = if v.help {

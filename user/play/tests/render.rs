@@ -3,6 +3,7 @@
 //! last moves, discs, captures and check, the grid, the thinking indicator, the footer.
 
 use kgames_client::{Budget, Request};
+use kgames_term::look::{Colors, Look};
 use play::cpu::CpuResult;
 use play::game::{Next, Options, Play};
 use play::kind::Kind;
@@ -27,8 +28,15 @@ fn view(p: &Play) -> View<'_> {
         show_legal: false,
         label: "test",
         help: false,
+        look: PLAIN,
     }
 }
+
+/// Today's plain look: letters, the 16 colours.
+const PLAIN: Look = Look {
+    unicode: false,
+    colors: Colors::Ansi16,
+};
 
 fn screen(v: &View<'_>, w: u16, h: u16) -> String {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
@@ -49,8 +57,8 @@ fn cpu(p: &mut Play) -> Next {
     p.cpu_done(CpuResult::Reply(r))
 }
 
-#[test]
-fn reversi_at_several_sizes() {
+/// Reversi as X at 100 nodes a move, after d3.
+fn reversi_after_d3() -> Play {
     let mut p = game(
         Kind::Reversi,
         'X',
@@ -61,6 +69,12 @@ fn reversi_at_several_sizes() {
         None,
     );
     assert_eq!(p.human_move("d3"), Next::Cpu);
+    p
+}
+
+#[test]
+fn reversi_at_several_sizes() {
+    let mut p = reversi_after_d3();
     cpu(&mut p);
     for (w, h) in [(60, 16), (80, 24), (120, 40)] {
         let s = screen(&view(&p), w, h);
@@ -188,4 +202,57 @@ fn reversi_without_a_move_says_to_pass() {
     assert!(s.contains("You have no move: p passes"), "{s}");
     assert_eq!(p.pass_or_resign(), Next::Cpu);
     assert_eq!(p.st.last_human.as_ref().unwrap().text, "pass");
+}
+
+/// The cell of the board at screen column `x`, row `y`: its symbol and background.
+fn cell_at(v: &View<'_>, w: u16, h: u16, x: u16, y: u16) -> (String, ratatui::style::Color) {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| draw(f, v)).unwrap();
+    let c = &t.backend().buffer()[(x, y)];
+    (c.symbol().to_string(), c.bg)
+}
+
+#[test]
+fn pictures_in_256_and_16_colours_and_without_colour() {
+    use ratatui::style::Color;
+    let p = game(Kind::Chess, 'W', Options::default(), None);
+    let mut v = view(&p);
+    v.look = Look {
+        unicode: true,
+        colors: Colors::Ansi256,
+    };
+    let s = screen(&v, 80, 24);
+    assert!(s.contains("│8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜ │"), "{s}");
+    assert!(s.contains("│1  ♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖ │"), "{s}");
+    // a8 (screen column 4, row 3) is light, b8 dark.
+    assert_eq!(cell_at(&v, 80, 24, 4, 3), ("♜".into(), Color::Indexed(223)));
+    assert_eq!(cell_at(&v, 80, 24, 7, 3), ("♞".into(), Color::Indexed(137)));
+    v.look.colors = Colors::Ansi16;
+    assert_eq!(cell_at(&v, 80, 24, 4, 3).1, Color::Gray);
+    v.look.colors = Colors::None;
+    let s = screen(&v, 80, 24);
+    assert!(
+        s.contains("│8  r  n  b  q  k  b  n  r │"),
+        "NO_COLOR: letters\n{s}"
+    );
+
+    let p = reversi_after_d3();
+    let mut v = view(&p);
+    v.look = Look {
+        unicode: true,
+        colors: Colors::Ansi256,
+    };
+    let s = screen(&v, 80, 24);
+    assert!(s.contains("│3           ●  "), "{s}");
+    // d3 (screen column 13, row 5) on the person's colour, d4 turned over (row 6) lighter.
+    assert_eq!(
+        cell_at(&v, 80, 24, 13, 5),
+        ("●".into(), Color::Indexed(117))
+    );
+    assert_eq!(cell_at(&v, 80, 24, 13, 6), ("●".into(), Color::Indexed(71)));
+    assert_eq!(cell_at(&v, 80, 24, 16, 6).1, Color::Indexed(28), "felt");
+    v.look.colors = Colors::Ansi16;
+    assert_eq!(cell_at(&v, 80, 24, 13, 5), ("●".into(), Color::Cyan));
+    assert_eq!(cell_at(&v, 80, 24, 13, 6).1, Color::LightGreen);
+    assert_eq!(cell_at(&v, 80, 24, 16, 6).1, Color::Green);
 }

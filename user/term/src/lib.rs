@@ -9,6 +9,7 @@
 //! - [`input::KeyDecoder`]: the bytes of the terminal decoded into key events, for a program
 //!   that polls and reads standard input itself (xo-user's one-thread `poll(2)` loop).
 //! - [`keys`]: matching Ctrl keys and plain keys.
+//! - [`look::Look`]: glyphs or ASCII, colours or none (locale, `NO_COLOR`, `TERM`).
 //!
 //! A program's loop:
 //!
@@ -34,6 +35,7 @@
 pub mod events;
 pub mod input;
 pub mod keys;
+pub mod look;
 pub mod raw;
 pub mod screen;
 

@@ -3,7 +3,7 @@
 //! when every check passed.
 //!
 //! ```text
-//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain,unsized] -- [PLAY ARGS]
+//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain,unsized,looks] -- [PLAY ARGS]
 //! ```
 //!
 //! PLAY ARGS go to every run (`--sim` on the host; nothing in the VM, where the devices are).
@@ -11,7 +11,9 @@
 //! game (reversi and kxo with a small budget, chess from a FEN with a mate in one), start a
 //! new one, `q` quits with status 0 and `stty -g` as before. `interrupt`: Esc during a long
 //! CPU move interrupts it and the client lives on. `sigterm`: status 143, terminal restored.
-//! `plain`: a scripted stdin in line mode.
+//! `plain`: a scripted stdin in line mode. The scenarios run `play --ascii` (letters) but
+//! `looks`, which checks the pictures' glyphs and colours (`capture-pane -e`) in chosen
+//! locales, `TERM`s and `NO_COLOR`.
 //! Against the device, a game the user's shell set up on the shared game is unchanged after.
 
 use std::io::Write;
@@ -39,7 +41,7 @@ struct Args {
     /// The scenarios, comma-separated.
     #[arg(
         long,
-        default_value = "reversi,chess,kxo,interrupt,sigterm,plain,unsized",
+        default_value = "reversi,chess,kxo,interrupt,sigterm,plain,unsized,looks",
         value_delimiter = ','
     )]
     games: Vec<String>,
@@ -47,7 +49,8 @@ struct Args {
     /// for the VM under emulation).
     #[arg(long)]
     quick: bool,
-    /// Save the screen of each game before it quits as DIR/GAME.txt (the captures in docs/tools/play.md).
+    /// Save the screen of each game before it quits as DIR/GAME.txt and, with its colours,
+    /// DIR/GAME.ansi (the captures in docs/tools/play.md).
     #[arg(long, value_name = "DIR")]
     screens: Option<PathBuf>,
     /// Arguments for every play run (`--sim`).
@@ -138,8 +141,34 @@ fn settled(s: &str) -> bool {
 }
 
 impl<'a> Run<'a> {
+    /// Starts play with `--ascii`: the plain look the scenarios read (letters, `[ ]`).
     fn start(ctx: &'a Ctx, name: &str, args: &[&str]) -> Result<Run<'a>, String> {
-        Run::start_with(ctx, name, Vec::new(), args)
+        let mut args = args.to_vec();
+        args.push("--ascii");
+        Run::start_with(ctx, name, Vec::new(), &args)
+    }
+
+    /// Starts play without `--ascii` in an environment of `vars` (the locale, `TERM`,
+    /// `NO_COLOR`; the others that decide the look removed).
+    fn start_looking(
+        ctx: &'a Ctx,
+        name: &str,
+        vars: &[&str],
+        args: &[&str],
+    ) -> Result<Run<'a>, String> {
+        let mut prefix: Vec<String> = ["env", "-u", "LC_ALL", "-u", "LC_CTYPE", "-u", "LANG"]
+            .iter()
+            .chain(&["-u", "NO_COLOR", "-u", "COLORTERM"])
+            .map(|s| s.to_string())
+            .collect();
+        prefix.extend(vars.iter().map(|s| s.to_string()));
+        Run::start_with(ctx, name, prefix, args)
+    }
+
+    /// The screen with its colours as escape sequences, once it is a whole frame.
+    fn colours(&self) -> String {
+        let _ = self.screen();
+        self.t.capture_escaped().unwrap_or_default()
     }
 
     /// Like [`Run::start`], with `prefix` before play's path on the command line.
@@ -230,10 +259,14 @@ impl<'a> Run<'a> {
 
     /// `q`, then the exit status and the terminal.
     /// Keeps `screen` for the docs when asked to (`--screens`).
+    /// With its colours too, as DIR/GAME.ansi (`scripts/screen-svg.py` draws it).
     fn save(&self, screen: &str) {
         if let Some(d) = &self.ctx.screens {
             let _ = std::fs::create_dir_all(d);
             let _ = std::fs::write(d.join(format!("{}.txt", self.name)), screen);
+            if let Ok(e) = self.t.capture_escaped() {
+                let _ = std::fs::write(d.join(format!("{}.ansi", self.name)), e);
+            }
         }
     }
 
@@ -614,6 +647,209 @@ fn sizeless(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     Some(())
 }
 
+/// The palette indexes a screen's escapes use (`38;5;N` and `48;5;N`), foreground and
+/// background alike.
+fn palette(escaped: &str) -> Vec<u16> {
+    let mut v: Vec<u16> = escaped
+        .split('\x1b')
+        .filter_map(|e| {
+            let e = e.strip_prefix('[')?;
+            let body = &e[..e.find('m')?];
+            let mut out = Vec::new();
+            let parts: Vec<&str> = body.split(';').collect();
+            for w in parts.windows(3) {
+                if (w[0] == "38" || w[0] == "48") && w[1] == "5" {
+                    out.push(w[2].parse().ok()?);
+                }
+            }
+            Some(out)
+        })
+        .flatten()
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// True when `escaped` sets any colour at all: a palette index, or ANSI `30-37`, `40-47`,
+/// `90-97`, `100-107`.
+fn any_colour(escaped: &str) -> bool {
+    !palette(escaped).is_empty()
+        || escaped.split('\x1b').any(|e| {
+            e.strip_prefix('[')
+                .and_then(|e| e.find('m').map(|i| &e[..i]))
+                .is_some_and(|b| {
+                    b.split(';').any(|n| {
+                        matches!(
+                            n.parse::<u16>(),
+                            Ok(30..=37 | 40..=47 | 90..=97 | 100..=107)
+                        )
+                    })
+                })
+        })
+}
+
+/// The segments of `escaped`'s line holding `text`, each with the escapes before it
+/// (`[48;5;117m ● ` style pieces), for checking one square's colour.
+fn styled(escaped: &str, text: &str) -> Vec<String> {
+    escaped
+        .split('\x1b')
+        .filter(|seg| seg.contains(text))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Boards as pictures: chess figurines on 256-colour squares with the targets of the piece
+/// under the cursor, the last moves and a king in check; reversi discs in 16 colours with
+/// the turned-over discs; the N x N grid; `NO_COLOR` and a C locale give the plain board.
+fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let utf8 = "LANG=C.UTF-8";
+    // Chess, 256 colours: 1. e4 e5 2. f4 Qh4+, white's king on e1 in check.
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/4PP1q/8/PPPP2PP/RNBQKBNR w KQkq - 1 3";
+    let run = Run::start_looking(
+        ctx,
+        "looks-chess",
+        &[utf8, "TERM=xterm-256color"],
+        &["chess", "--budget", "N500", "--fen", fen],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: chess draws figurines (♔ ♜ ♚), no letters",
+        run.wait(|s| s.contains("♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖") && s.contains('♚') && !s.contains(" K ")),
+    )?;
+    let e = run.colours();
+    let p = palette(&e);
+    tap.check(
+        p.contains(&223) && p.contains(&137),
+        "looks: chess squares light (223) and dark (137) in 256 colours",
+        &format!("{p:?}"),
+    );
+    tap.check(
+        styled(&e, "♔").iter().any(|s| s.contains("48;5;203")),
+        "looks: the king in check on red (203)",
+        &styled(&e, "♔").join(" | "),
+    );
+    // The cursor on the king (e1: column 4, row 7): its one move, to e2, shaded and dotted
+    // (f2 is attacked, the other squares are its own pieces').
+    let s = run.cursor_to(4, 7, false).ok()?;
+    let e = run.colours();
+    let targets = e
+        .matches("48;5;150")
+        .count()
+        .saturating_add(e.matches("48;5;107").count());
+    tap.check(
+        targets == 1 && s.matches('•').count() == 1,
+        "looks: the targets of the piece under the cursor are shaded, empty ones dotted",
+        &format!("{targets} shaded\n{s}"),
+    );
+    step(
+        tap,
+        "looks: g3 typed (g2g3), the CPU answers",
+        run.type_move("g2g3")
+            .and_then(want(|s| s.contains("Last you: g2g3"))),
+    )?;
+    let e = run.colours();
+    tap.check(
+        e.matches("48;5;117").count() >= 3 && e.matches("48;5;218").count() >= 2,
+        "looks: both last moves, two squares each, on their colours (117 you, 218 the CPU)",
+        &e,
+    );
+    run.save(&run.screen());
+    run.quit(tap);
+
+    // Reversi, 256 colours: the discs, the felt, the turned-over discs.
+    let run = Run::start_looking(
+        ctx,
+        "looks-reversi",
+        &[utf8, "TERM=xterm-256color"],
+        &["reversi", "--budget", "N100"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: reversi draws discs (●) and hints (•) on the board",
+        run.wait(|s| s.contains('●') && s.contains('•') && s.contains("X to move: you")),
+    )?;
+    step(
+        tap,
+        "looks: d3 typed, the CPU answers",
+        run.type_move("d3")
+            .and_then(want(|s| s.contains("the CPU played"))),
+    )?;
+    let e = run.colours();
+    let p = palette(&e);
+    tap.check(
+        p.contains(&28) && p.contains(&71) && p.contains(&218),
+        "looks: green felt (28), the CPU's disc (218) and the discs it turned over (71)",
+        &format!("{p:?}"),
+    );
+    run.save(&run.screen());
+    run.quit(tap);
+
+    // N x N, 16 colours: the grid in xo-user's colours.
+    let run = Run::start_looking(
+        ctx,
+        "looks-kxo",
+        &[utf8, "TERM=xterm"],
+        &["kxo", "--size", "3", "--playouts", "5"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: N x N draws a grid (┌───┬) with the CPU's O in cyan (6), on yellow (3) as the last move",
+        run.wait(|s| s.contains("┌───┬───┬───┐") && s.contains("X to move: you"))
+            .map(|_| run.colours())
+            .and_then(want(|e| {
+                e.split('\x1b').any(|s| {
+                    (s.starts_with("[38;5;6m") || s.starts_with("[48;5;3m")) && s.contains('O')
+                })
+            })),
+    )?;
+    let p = palette(&run.colours());
+    tap.check(
+        !p.is_empty() && p.iter().all(|&c| c < 16),
+        "looks: TERM=xterm: the 16 colours of the terminal's palette only",
+        &format!("{p:?}"),
+    );
+    run.save(&run.screen());
+    run.quit(tap);
+
+    // NO_COLOR: today's letters, no colour at all.
+    let run = Run::start_looking(
+        ctx,
+        "looks-nocolor",
+        &[utf8, "TERM=xterm-256color", "NO_COLOR=1"],
+        &["reversi", "--budget", "N100"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: NO_COLOR=1 gives the plain board and no colour escape",
+        run.wait(|s| s.contains(" X ") && !s.contains('●'))
+            .and_then(|_| run.type_move("d3"))
+            .map(|_| run.colours())
+            .and_then(want(|e| !any_colour(e) && e.contains("Last you: "))),
+    )?;
+    run.quit(tap);
+
+    // A locale that is not UTF-8: letters.
+    let run = Run::start_looking(
+        ctx,
+        "looks-c-locale",
+        &["LANG=C", "TERM=xterm-256color"],
+        &["chess", "--budget", "N500"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: LANG=C gives the letters board (r n b q k)",
+        run.wait(|s| s.contains(" r  n  b  q  k  b  n  r") && !s.contains('♜')),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
 /// The user's shared game (as a shell sets it up), to check that play never touches it.
 fn shared_board(kind: &str) -> Option<String> {
     let path = format!("/dev/{kind}");
@@ -681,6 +917,7 @@ fn main() -> ExitCode {
             "sigterm" => sigterm(&ctx, &mut tap),
             "plain" => plain(&ctx, &mut tap),
             "unsized" => sizeless(&ctx, &mut tap),
+            "looks" => looks(&ctx, &mut tap),
             other => {
                 tap.check(false, &format!("{other}: a known scenario"), "");
                 None

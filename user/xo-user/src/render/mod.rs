@@ -25,10 +25,7 @@ pub const MIN_W: u16 = 32;
 /// See [`MIN_W`].
 pub const MIN_H: u16 = 13;
 
-/// The colour of O.
-pub const O_COLOR: Color = Color::Cyan;
-/// The colour of X.
-pub const X_COLOR: Color = Color::LightRed;
+pub use kgames_term::look::{O_COLOR, X_COLOR};
 
 /// Everything a frame shows.
 #[derive(Clone, Copy, Debug)]
