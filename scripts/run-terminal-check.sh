@@ -2,10 +2,11 @@
 # `make run` as a person meets it, driven from tmux on the host: a 120x40 terminal runs
 # `make run KERNEL=...`; the checks type into it (send-keys) and read the screen (capture-pane):
 # the shell has a controlling terminal with job control, the host's size and later resizes,
-# `play reversi` draws its board and takes a move, Ctrl-C interrupts a CPU move in `play chess`
-# with the game unchanged and a shell job, Ctrl-Z stops one, `xo-user` draws boards and quits on
-# `q`, and `exit` ends `make run` with status 0; then `make run | cat` (its output through a
-# pipe) still gives the guest the host's size. Prints "ok - ..." / "not ok - ..." lines.
+# `play reversi` draws its board and takes a move, `play chess` draws figurines (the host's
+# UTF-8 locale), Ctrl-C interrupts its CPU move with the game unchanged and a shell job,
+# Ctrl-Z stops one, `xo-user` draws boards and quits on `q`, and `exit` ends `make run` with
+# status 0; then `make run | cat` (its output through a pipe) still gives the guest the
+# host's size. Prints "ok - ..." / "not ok - ..." lines.
 #   run-terminal-check.sh [KERNEL]    default debian-7.3
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +30,7 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; sc
 cleanup() { tmux kill-session -t "$s" 2>/dev/null; }
 trap cleanup EXIT
 
-tmux new-session -d -s "$s" -x 120 -y 40 -e TERM=xterm-256color \
+tmux new-session -d -s "$s" -x 120 -y 40 -e TERM=xterm-256color -e LANG=C.UTF-8 \
     "cd '$repo' && make -s run KERNEL=$kernel; echo \$? > '$out/exit'; sleep 600"
 check "make run reaches the guest's shell prompt as nobody" until_screen 600 'kgames\$ ?$'
 keys 'clear; tty; id -un; uname -r; stty size' Enter
@@ -60,7 +61,8 @@ check "play reversi quits on q, back to the shell" until_screen 10 'kgames\$ ?$'
 
 # play chess: Ctrl-C during a 9 s CPU move interrupts it; the game is unchanged.
 keys 'clear; play chess --budget 9000' Enter
-until_screen 30 'a +b +c +d +e +f +g +h' >/dev/null
+check "play chess draws figurines (the host's UTF-8 locale reached the guest's shell)" \
+    until_screen 30 '♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜'
 keys 'e2e4' Enter
 check "play chess: the CPU is thinking after e2e4" until_screen 10 'CPU thinking'
 keys C-c

@@ -15,9 +15,9 @@
 # Whatever the guest said, the run fails (exit 90) when the guest kernel's log shows a report
 # (scripts/detect.sh: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
 # debug objects, Rust panics, and the leaks kmemleak finds in its scan after the run).
-# A batch boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200), or
-# whose kernel stopped before it did, is started again, once. A batch run is stopped after KGAMES_VM_LIMIT s (3000;
-# debug 7200).
+# A boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200), or whose
+# kernel stopped before it did, is started again, once (batch and shell). A batch run is
+# stopped after KGAMES_VM_LIMIT s (3000; debug 7200).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -70,6 +70,13 @@ exec 9>"$out/.lock"
 flock 9
 rm -f "$out"/{tap.txt,dmesg.txt,console.log,stdout.log,status,guest.sh,cmd.sh,kmemleak.txt,booted,console-boot1.log,console-boot2.log}
 
+# The host terminal's look for the shell's tools (play's figurines and colours): its locale,
+# COLORTERM and NO_COLOR, each quoted for the guest's shell.
+look_env=""
+for v in LC_ALL LC_CTYPE LANG COLORTERM NO_COLOR; do
+    if [ -n "${!v:-}" ]; then look_env+=" $(printf '%q' "$v=${!v}")"; fi
+done
+
 # The guest side: one script, run as root by virtme-ng's init.
 cat > "$out/guest.sh" <<GUEST
 #!/bin/bash
@@ -120,7 +127,7 @@ case "\$mode" in
         fi
         echo "kgames.ko loaded into Linux \$(uname -r): /dev/reversi /dev/chess /dev/kxo. You are nobody; exit to power off."
         setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp SHELL=/bin/bash TERM="\${TERM:-linux}" \
-            PATH="\$PATH" PS1='kgames\$ ' bash --norc -i || true
+           $look_env PATH="\$PATH" PS1='kgames\$ ' bash --norc -i || true
         kill %1 2>/dev/null
         echo 0 > "\$out/status" ;;
     cmd)
@@ -165,20 +172,42 @@ if [ "$mode" = shell ]; then
     qopts+=" -device virtserialport,bus=kgser.0,name=kgames.winsize,chardev=kgwinsz"
     resize() { [ -t 0 ] && stty size 2>/dev/null > "$out/winsize.in" || true; }
     trap resize WINCH
-    vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
-    pid=$!
-    # The first size too: virtme-ng sizes the console from standard output, which is no
-    # terminal when make run's output goes through a pipe (the guest then reports 0x0). The
-    # write waits in the pipe until QEMU reads it, and the port holds it until the guest
-    # reads the port. The size is read here (a background job's standard input is /dev/null);
-    # the write gives up after 120 s if QEMU never opens the pipe.
-    if [ -t 0 ] && size=$(stty size 2>/dev/null); then
-        timeout 120 bash -c 'echo "$1" > "$2"' _ "$size" "$out/winsize.in" &
-    fi
-    # `wait` returns early (status > 128) when a trap runs: wait again while the VM lives.
-    while :; do
-        wait "$pid"; rc=$?
-        [ $rc -gt 128 ] && kill -0 "$pid" 2>/dev/null && continue
+    # A boot that dies before guest.sh runs (the TCG boot failures below, under "Batch") or
+    # has not reached it in $boot_limit s is started again, once, with the size sent again.
+    boot_limit=${KGAMES_BOOT_LIMIT:-300}
+    [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
+    for attempt in 1 2; do
+        rm -f "$out/booted"
+        vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
+        pid=$!
+        # The first size too: virtme-ng sizes the console from standard output, which is no
+        # terminal when make run's output goes through a pipe (the guest then reports 0x0).
+        # The write waits in the pipe until QEMU reads it, and the port holds it until the
+        # guest reads the port. The size is read here (a background job's standard input is
+        # /dev/null); the write gives up after 120 s if QEMU never opens the pipe.
+        if [ -t 0 ] && size=$(stty size 2>/dev/null); then
+            timeout 120 bash -c 'echo "$1" > "$2"' _ "$size" "$out/winsize.in" &
+        fi
+        ( waited=0
+          while [ ! -e "$out/booted" ] && kill -0 "$pid" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
+              sleep 1; waited=$((waited + 1))
+          done
+          if [ ! -e "$out/booted" ] && kill -0 "$pid" 2>/dev/null; then
+              echo "kgames: the guest did not boot in $boot_limit s: stopping it" >&2
+              pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
+          fi ) &
+        watchdog=$!
+        # `wait` returns early (status > 128) when a trap runs: wait again while the VM lives.
+        while :; do
+            wait "$pid"; rc=$?
+            [ $rc -gt 128 ] && kill -0 "$pid" 2>/dev/null && continue
+            break
+        done
+        kill "$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null
+        if [ ! -e "$out/booted" ] && [ $attempt = 1 ]; then
+            echo "kgames: the guest kernel stopped before the shell started (before the module was loaded): booting again" >&2
+            continue
+        fi
         break
     done
     trap - WINCH
