@@ -133,6 +133,7 @@ pub enum SearchEnd {
 /// unwinds without doing more work).
 pub struct Meter<'a> {
     budget: Budget,
+    start_ns: u64,
     deadline_ns: u64,
     nodes: u64,
     stop: Option<SearchEnd>,
@@ -153,6 +154,7 @@ impl<'a> Meter<'a> {
         };
         Meter {
             budget,
+            start_ns: start,
             deadline_ns,
             nodes: 0,
             stop: None,
@@ -200,6 +202,12 @@ impl<'a> Meter<'a> {
     /// Nodes counted so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Milliseconds since the meter started, read from its clock now (saturating).
+    pub fn elapsed_ms(&mut self) -> u32 {
+        let ns = self.clock.now_ns(self.nodes).saturating_sub(self.start_ns);
+        u32::try_from(ns / 1_000_000).unwrap_or(u32::MAX)
     }
 
     /// The budget being metered.

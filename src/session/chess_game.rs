@@ -34,6 +34,8 @@ pub struct ChessCpuMove {
     pub score: i32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The search's time in milliseconds.
+    pub ms: u32,
     pv: [Move; STATUS_PV],
     pv_len: u8,
 }
@@ -259,6 +261,7 @@ impl Game for Chess {
                     depth: info.depth,
                     score: info.score,
                     nodes: meter.nodes(),
+                    ms: meter.elapsed_ms(),
                     pv: [mv; STATUS_PV],
                     pv_len: 1,
                 };
@@ -322,8 +325,8 @@ impl Game for Chess {
         if let Some(found) = &self.last_search {
             let _ = write!(
                 out,
-                " depth={} score={} nodes={} pv=",
-                found.depth, found.score, found.nodes
+                " depth={} score={} nodes={} ms={} pv=",
+                found.depth, found.score, found.nodes, found.ms
             );
             for (i, &m) in found.pv().iter().enumerate() {
                 if i > 0 {

@@ -31,6 +31,12 @@ pub struct ReversiCpuMove {
     pub score: i32,
     /// True when the search solved the position.
     pub exact: bool,
+    /// The last finished midgame depth (0 when the position was solved outright).
+    pub depth: u8,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The search's time in milliseconds.
+    pub ms: u32,
 }
 
 /// A search score in discs: an exact result as it is; a midgame score in eval units (100
@@ -56,8 +62,8 @@ pub struct Reversi {
     human: Color,
     last: Last,
     plies: u32,
-    /// The score of the last CPU search in this game, for `09` (`None` before any).
-    score: Option<(i32, bool)>,
+    /// The last CPU search in this game, for `09` (`None` before any).
+    search: Option<ReversiCpuMove>,
 }
 
 impl Reversi {
@@ -146,7 +152,7 @@ impl Game for Reversi {
             human,
             last: Last::None,
             plies: 0,
-            score: None,
+            search: None,
         }
     }
 
@@ -156,7 +162,7 @@ impl Game for Reversi {
             human,
             last: Last::None,
             plies: 0,
-            score: None,
+            search: None,
         })
     }
 
@@ -210,6 +216,9 @@ impl Game for Reversi {
                 sq,
                 score: disc_score(r.score, r.exact),
                 exact: r.exact,
+                depth: r.depth,
+                nodes: r.nodes,
+                ms: meter.elapsed_ms(),
             }),
             Outcome::Pass => Thought::Pass,
             Outcome::Interrupted => Thought::Interrupted,
@@ -221,7 +230,7 @@ impl Game for Reversi {
             Thought::Move(m) => {
                 let next = self.pos.play(m.sq);
                 if next.is_some() {
-                    self.score = Some((m.score, m.exact));
+                    self.search = Some(m);
                 }
                 (next, Last::Square(m.sq))
             }
@@ -264,9 +273,13 @@ impl Game for Reversi {
             self.pos.count_o(),
             self.plies
         );
-        if let Some((score, exact)) = self.score {
-            let mark = if exact { "!" } else { "" };
-            let _ = write!(out, " score={score:+}{mark}");
+        if let Some(m) = &self.search {
+            let mark = if m.exact { "!" } else { "" };
+            let _ = write!(
+                out,
+                " score={:+}{mark} depth={} nodes={} ms={}",
+                m.score, m.depth, m.nodes, m.ms
+            );
         }
     }
 }

@@ -303,7 +303,8 @@ fn chess_appends_uci_moves_and_reports_the_search() {
     assert!(r == b"OK\n" || r == b"CHECK\n", "{r:?}");
     let status = String::from_utf8(d.run(b"09")).unwrap();
     assert!(status.contains(" depth="), "{status}");
-    assert!(status.contains(" nodes=3000 "), "{status}");
+    // The test's clock takes 1 us a node.
+    assert!(status.contains(" nodes=3000 ms=3 pv="), "{status}");
     let pv = status
         .split(" pv=")
         .nth(1)
@@ -440,6 +441,16 @@ fn reversi_status_carries_the_last_search_score() {
         .find_map(|kv| kv.strip_prefix("score="))
         .unwrap();
     assert!(!v.ends_with('!'), "a midgame estimate is not exact: {s}");
+    // Then the search's depth, nodes (the budget) and time.
+    let after = s.split(" score=").nth(1).unwrap();
+    let keys: std::vec::Vec<&str> = after
+        .split(' ')
+        .skip(1)
+        .take(3)
+        .map(|kv| kv.split('=').next().unwrap())
+        .collect();
+    assert_eq!(keys, ["depth", "nodes", "ms"], "{s}");
+    assert!(s.contains(" nodes=3000 ms=3"), "{s}");
     let n: i32 = v.parse().unwrap();
     assert!((-64..=64).contains(&n) && v.starts_with(['+', '-']), "{s}");
     // Near the end the search solves: the score is the exact result for the side that moved.

@@ -30,7 +30,7 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "othello",
-            name: "/dev/reversi 09: score= after a CPU move, exact (!) when solved",
+            name: "09 reports the CPU's last search: reversi score (! when solved), depth, nodes, ms; chess ms",
             uid: 2408,
             run: score,
         },
@@ -321,6 +321,33 @@ fn score(_: u32) -> Outcome {
         v.starts_with(['+', '-']) && !v.ends_with('!'),
         "a midgame estimate: {v}"
     );
+    let nodes = status_key(&mut d, "nodes")?;
+    let depth: u32 = status_key(&mut d, "depth")?
+        .parse()
+        .map_err(|e| format!("depth: {e}"))?;
+    ensure!(
+        nodes == "3000" && depth >= 1,
+        "the search's nodes {nodes}, depth {depth}"
+    );
+    // A time budget: the reported time is the budget's, within what the write took.
+    for dev in ["/dev/reversi", "/dev/chess"] {
+        let mut g = Dev::open(dev)?;
+        g.make_private()?;
+        g.expect("05 300", b"OK\n")?;
+        let side = if dev == "/dev/chess" { "00 B" } else { "00 O" };
+        g.expect(side, b"OK\n")?;
+        let t0 = Instant::now();
+        let r = g.cmd("03")?;
+        let wall = t0.elapsed().as_millis();
+        ensure!(r == b"OK\n", "{dev} 03: {r:?}");
+        let ms: u128 = status_key(&mut g, "ms")?
+            .parse()
+            .map_err(|e| format!("{dev} ms: {e}"))?;
+        ensure!(
+            (250..=wall + 1).contains(&ms),
+            "{dev}: ms={ms} for a 300 ms budget, the write took {wall} ms"
+        );
+    }
     d.expect("05 N1000000", b"OK\n")?;
     d.expect("00 X", b"OK\n")?;
     d.expect(&format!("10 {O_LOST} O"), b"OK\n")?;
