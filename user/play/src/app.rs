@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kgames_term::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use kgames_term::events::{Event, Events, Sender};
@@ -11,8 +11,9 @@ use kgames_term::keys;
 use kgames_term::look::Look;
 use kgames_term::screen::Screen;
 
+use crate::clocks::Clocks;
 use crate::cpu::{CpuMove, CpuResult};
-use crate::game::{Next, Options, Play};
+use crate::game::{Next, Options, Play, State};
 use crate::kind::Kind;
 use crate::link;
 use crate::notation;
@@ -57,6 +58,10 @@ pub struct App {
     pub help: bool,
     /// Glyphs and colours.
     pub look: Look,
+    /// Looking back: the plies shown (fewer than played) and the game as it was then.
+    pub looking: Option<(usize, State)>,
+    /// The time each side spent in this game.
+    pub clocks: Clocks,
     cpu: Option<CpuMove>,
     interrupting: bool,
     spin: usize,
@@ -78,6 +83,8 @@ impl App {
     pub fn new(play: Play, opener: Opener, look: Look) -> App {
         App {
             look,
+            looking: None,
+            clocks: Clocks::new(),
             input: String::new(),
             cursor: (3, 4),
             selected: None,
@@ -95,7 +102,18 @@ impl App {
     /// The frame's view.
     pub fn view(&self) -> View<'_> {
         View {
-            st: &self.play.st,
+            st: self.looking.as_ref().map_or(&self.play.st, |(_, st)| st),
+            looking: self.looking.as_ref().map(|(k, _)| *k),
+            clocks: {
+                let st = &self.play.st;
+                let sides = st.kind.sides();
+                let idx = |side: char| usize::from(side != sides[0]);
+                let now = Instant::now();
+                (
+                    self.clocks.spent(idx(st.human), now),
+                    self.clocks.spent(idx(st.kind.other(st.human)), now),
+                )
+            },
             input: &self.input,
             cursor: self.cursor,
             selected: self.selected,
@@ -115,6 +133,8 @@ impl App {
     /// Starts a new game (the first from `fen`) and, if the CPU opens, its move.
     pub fn new_game(&mut self, fen: Option<&str>, tx: &Sender<CpuResult>) {
         self.selected = None;
+        self.looking = None;
+        self.clocks = Clocks::new();
         self.input.clear();
         let n = match self.play.start(fen) {
             Ok(n) => n,
@@ -147,10 +167,21 @@ impl App {
         }
     }
 
+    /// Runs the clock of the side to move (none once the game is over).
+    pub fn follow_clock(&mut self) {
+        let st = &self.play.st;
+        let to_move = (!st.over).then(|| usize::from(st.to_move != st.kind.sides()[0]));
+        self.clocks.follow(to_move, Instant::now());
+    }
+
     /// The CPU's result arrived.
     pub fn cpu_result(&mut self, r: CpuResult, tx: &Sender<CpuResult>) {
         self.cpu = None;
         let n = self.play.cpu_done(r);
+        // Still looking back: the same ply, with the move list grown.
+        if let Some((k, _)) = self.looking {
+            self.looking = self.play.st.at_ply(k).map(|st| (k, st));
+        }
         // After an interrupt the person decides (Enter lets the CPU move).
         if n == Next::Cpu && !self.interrupting {
             self.start_cpu(tx);
@@ -272,6 +303,30 @@ impl App {
         if keys::ctrl(&k, 'c') {
             return Flow::Quit;
         }
+        // Looking back through the moves: < and > (or Page Up and Page Down) step, any other
+        // key returns to the game first.
+        let back = matches!(k.code, KeyCode::PageUp)
+            || (self.input.is_empty() && matches!(k.code, KeyCode::Char('<' | ',')));
+        let forward = matches!(k.code, KeyCode::PageDown)
+            || (self.input.is_empty() && matches!(k.code, KeyCode::Char('>' | '.')));
+        if back || forward {
+            let played = self.play.st.moves.len();
+            let now = self.looking.as_ref().map_or(played, |(k, _)| *k);
+            let want = if back {
+                now.saturating_sub(1)
+            } else {
+                now.saturating_add(1)
+            };
+            self.looking = if want >= played {
+                None
+            } else {
+                self.play.st.at_ply(want).map(|st| (want, st))
+            };
+            return Flow::Go;
+        }
+        if self.looking.take().is_some() && k.code == KeyCode::Esc {
+            return Flow::Go;
+        }
         let n = self.play.st.n();
         match k.code {
             KeyCode::Esc => {
@@ -373,6 +428,7 @@ pub fn run(play: Play, opener: Opener, look: Look) -> ExitCode {
         if flow == Flow::Quit {
             break;
         }
+        app.follow_clock();
     }
     drop(screen); // the terminal is back before anything else
     match signal {

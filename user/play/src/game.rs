@@ -55,6 +55,8 @@ pub struct Last {
     pub flipped: Vec<usize>,
     /// `d3`, `e2e4 (WPe2-e4)`, `1 2`, `pass`.
     pub text: String,
+    /// The move list's form: `d3`, `pass`, SAN (`Nf3`, `O-O`, `exd5+`), `1 2`.
+    pub note: String,
 }
 
 /// Who made a move.
@@ -102,6 +104,13 @@ pub struct State {
     pub status: String,
     /// The latest message (a reply in words, an input error).
     pub message: String,
+    /// The moves of this game in the move list's form ([`Last::note`]), one per ply.
+    pub moves: Vec<String>,
+    /// The board before the first move and after each one (`moves.len() + 1` boards).
+    pub history: Vec<Cells>,
+    /// The ply the game started at (0: the first side to move; chess from a FEN: its move
+    /// number and side), for numbering the move list.
+    pub first_ply: u32,
 }
 
 impl State {
@@ -289,6 +298,63 @@ impl State {
     }
 }
 
+/// One line of the move list: `1.` (or `1...` when the game started with the second side)
+/// and the plies of that move number, as indexes into [`State::moves`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLine {
+    /// `12.` or `12...`.
+    pub label: String,
+    /// One or two indexes into [`State::moves`].
+    pub plies: Vec<usize>,
+}
+
+impl State {
+    /// The move list, one line per move number.
+    pub fn move_lines(&self) -> Vec<MoveLine> {
+        let mut lines: Vec<MoveLine> = Vec::new();
+        for i in 0..self.moves.len() {
+            let ply = self.first_ply as usize + i;
+            let number = ply / 2 + 1;
+            match lines.last_mut() {
+                Some(l) if ply % 2 == 1 && i > 0 => l.plies.push(i),
+                _ => lines.push(MoveLine {
+                    label: format!("{number}.{}", if ply % 2 == 1 { ".." } else { "" }),
+                    plies: vec![i],
+                }),
+            }
+        }
+        lines
+    }
+
+    /// The move list as text, one line per move number (`1. e4 e5`).
+    pub fn move_text(&self) -> Vec<String> {
+        self.move_lines()
+            .iter()
+            .map(|l| {
+                let mut s = l.label.clone();
+                for &i in &l.plies {
+                    s.push(' ');
+                    s.push_str(self.moves.get(i).map_or("?", String::as_str));
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// The game as it was after `plies` plies (0: the start), to look at: the board of then,
+    /// no last moves, no legal moves. `None` past the moves played.
+    pub fn at_ply(&self, plies: usize) -> Option<State> {
+        let cells = self.history.get(plies)?.clone();
+        Some(State {
+            cells,
+            last_human: None,
+            last_cpu: None,
+            legal: Vec::new(),
+            ..self.clone()
+        })
+    }
+}
+
 fn or_none(s: &str) -> &str {
     if s.is_empty() {
         "-"
@@ -333,6 +399,9 @@ impl Play {
                 legal: Vec::new(),
                 status: String::new(),
                 message: String::new(),
+                moves: Vec::new(),
+                history: Vec::new(),
+                first_ply: 0,
             },
         }
     }
@@ -387,6 +456,13 @@ impl Play {
         self.st.last_cpu = None;
         self.st.message = format!("new game: you play {}", kind.side_name(self.st.human));
         self.refresh()?;
+        self.st.moves.clear();
+        self.st.history = vec![self.st.cells.clone()];
+        let second = usize::from(self.st.to_move != kind.sides()[0]);
+        self.st.first_ply = match &self.st.cells {
+            Cells::Chess(p) => p.fullmoves().saturating_sub(1).saturating_mul(2) + second as u32,
+            _ => second as u32,
+        };
         Ok(self.next())
     }
 
@@ -541,6 +617,13 @@ impl Play {
             return self.next();
         }
         let last = self.last_move(&before);
+        // A move or a pass is a ply of the move list (a resignation is none).
+        if let Some(l) = &last {
+            if before != self.st.cells || l.note == "pass" {
+                self.st.moves.push(l.note.clone());
+                self.st.history.push(self.st.cells.clone());
+            }
+        }
         let said = if reply.word() == Some(Word::Ok) {
             String::new()
         } else {
@@ -579,9 +662,11 @@ impl Play {
             (Cells::Kxo { n, cells }, Cells::Kxo { cells: old, .. }) => {
                 let i = cells.iter().zip(old).position(|(a, b)| a != b)?;
                 let n = usize::from(*n);
+                let text = format!("{} {}", i % n, i / n);
                 Some(Last {
                     cells: vec![i],
-                    text: format!("{} {}", i % n, i / n),
+                    note: text.clone(),
+                    text,
                     ..Last::default()
                 })
             }
@@ -591,6 +676,7 @@ impl Play {
                 if t == "PASS" {
                     return Some(Last {
                         text: "pass".into(),
+                        note: "pass".into(),
                         ..Last::default()
                     });
                 }
@@ -606,16 +692,25 @@ impl Play {
                     cells: vec![usize::from(row) * 8 + usize::from(c)],
                     flipped,
                     text: t.to_string(),
+                    note: t.to_string(),
                 })
             }
-            (Cells::Chess(_), _) => {
+            (Cells::Chess(_), old) => {
                 let r = self.send(Request::LastMove).ok()?;
                 let mut parts = r.line().split(' ');
                 let (classic, uci) = (parts.next()?, parts.next()?);
                 let (f, t) = notation::classic_squares(classic)?;
+                // SAN needs the position before the move.
+                let note = match old {
+                    Cells::Chess(p) => kgames_chess::notation::parse_uci(p, uci.as_bytes())
+                        .map(|m| notation::san(p, m))
+                        .unwrap_or_else(|_| uci.to_string()),
+                    _ => uci.to_string(),
+                };
                 Some(Last {
                     cells: vec![f.index(), t.index()],
                     text: format!("{uci} ({classic})"),
+                    note,
                     ..Last::default()
                 })
             }

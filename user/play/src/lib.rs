@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod args;
+pub mod clocks;
 pub mod cpu;
 pub mod game;
 pub mod kind;

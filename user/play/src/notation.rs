@@ -82,6 +82,61 @@ pub fn sq_name(s: Square) -> String {
     format!("{}{}", char::from(s.file_char()), char::from(s.rank_char()))
 }
 
+/// `m` (a legal move of the side to move of `pos`) in standard algebraic notation: `e4`,
+/// `Nbd7`, `exd5`, `e8=Q`, `O-O`, with `+` for check and `#` for mate.
+pub fn san(pos: &Position, m: Move) -> String {
+    use kgames_chess::moves::MoveKind;
+    let mut s = if m.kind() == MoveKind::Castle {
+        if m.to().file_char() == b'g' {
+            "O-O".to_string()
+        } else {
+            "O-O-O".to_string()
+        }
+    } else if m.role() == Role::Pawn {
+        let mut s = String::new();
+        if m.is_capture() {
+            s.push(char::from(m.from().file_char()));
+            s.push('x');
+        }
+        s += &sq_name(m.to());
+        if let Some(p) = m.promotion() {
+            s.push('=');
+            s.push(char::from(p.upper_char()));
+        }
+        s
+    } else {
+        // The same piece kind reaching the same square from elsewhere: the file tells them
+        // apart if it can, else the rank, else both.
+        let rivals: Vec<Move> = legal(pos)
+            .into_iter()
+            .filter(|o| o.role() == m.role() && o.to() == m.to() && o.from() != m.from())
+            .collect();
+        let mut s = char::from(m.role().upper_char()).to_string();
+        if !rivals.is_empty() {
+            let file = m.from().file_char();
+            let rank = m.from().rank_char();
+            if rivals.iter().all(|o| o.from().file_char() != file) {
+                s.push(char::from(file));
+            } else if rivals.iter().all(|o| o.from().rank_char() != rank) {
+                s.push(char::from(rank));
+            } else {
+                s.push(char::from(file));
+                s.push(char::from(rank));
+            }
+        }
+        if m.is_capture() {
+            s.push('x');
+        }
+        s + &sq_name(m.to())
+    };
+    let mut after = *pos;
+    after.play(m);
+    if after.is_check() {
+        s.push(if after.has_legal_move() { '+' } else { '#' });
+    }
+    s
+}
+
 fn legal(pos: &Position) -> Vec<Move> {
     let mut list = kgames_chess::moves::MoveList::new();
     pos.legal_moves(&mut list);
@@ -166,6 +221,34 @@ mod tests {
 
     fn fen(s: &str) -> Position {
         Position::from_fen(s.as_bytes()).unwrap()
+    }
+
+    /// The SAN of the move typed as `uci` in `fen`.
+    fn san_of(fen_text: &str, uci: &str) -> String {
+        let p = fen(fen_text);
+        let m = parse_uci(&p, uci.as_bytes()).unwrap();
+        san(&p, m)
+    }
+
+    #[test]
+    fn standard_algebraic_notation() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(san_of(start, "e2e4"), "e4");
+        assert_eq!(san_of(start, "g1f3"), "Nf3");
+        // Knights on b1 and f3 both reach d2: the file; rooks on a1 and a5 both reach a3:
+        // the rank.
+        let two = "4k3/8/8/R7/8/8/8/RN2K3 w - - 0 1";
+        assert_eq!(san_of(two, "a1a3"), "R1a3");
+        assert_eq!(san_of(two, "a5a3"), "R5a3");
+        let knights = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
+        assert_eq!(san_of(knights, "b1d2"), "Nbd2");
+        // Captures, en passant, promotion with check, castling, mate.
+        let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        assert_eq!(san_of(ep, "e5d6"), "exd6");
+        assert_eq!(san_of("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q"), "b8=Q+");
+        assert_eq!(san_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), "O-O");
+        assert_eq!(san_of("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"), "Ra8#");
+        assert_eq!(san_of("4k3/8/8/8/8/3q4/8/3NK3 b - - 0 1", "d3d1"), "Qxd1+");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::game::{Cells, State};
-use crate::render::View;
+use crate::render::{cursor_shown, View};
 
 /// The colours of a picture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +143,7 @@ struct Marks {
 
 /// The person may act on the board now.
 fn may_act(v: &View<'_>) -> bool {
-    v.thinking.is_none() && v.st.result.is_none() && v.st.to_move == v.st.human
+    cursor_shown(v) && v.st.to_move == v.st.human
 }
 
 /// The legal targets to show: chess, of the picked piece or else the one under the cursor
@@ -213,7 +213,7 @@ fn header(v: &View<'_>) -> Line<'static> {
 fn brackets(v: &View<'_>, c: u8, r: u8, i: usize) -> (char, char) {
     if Some(i) == v.selected {
         ('(', ')')
-    } else if (c, r) == v.cursor && v.thinking.is_none() && v.st.result.is_none() {
+    } else if (c, r) == v.cursor && cursor_shown(v) {
         ('[', ']')
     } else {
         (' ', ' ')

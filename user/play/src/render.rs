@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui::Frame;
 
+use crate::clocks::clock_text;
 use crate::game::State;
 use crate::kind::Kind;
 use crate::picture;
@@ -44,6 +45,10 @@ pub struct View<'a> {
     pub help: bool,
     /// Glyphs and colours ([`picture`] when both).
     pub look: Look,
+    /// Looking back: `st` is the game after this many plies, not the game now.
+    pub looking: Option<usize>,
+    /// The time the person and the CPU spent in this game.
+    pub clocks: (std::time::Duration, std::time::Duration),
 }
 
 const HUMAN_LAST: Style = Style::new().bg(Color::Cyan).fg(Color::Black);
@@ -65,6 +70,11 @@ fn last_styles(look: Look, kind: Kind) -> (Style, Style) {
         }
     }
     (HUMAN_LAST, CPU_LAST)
+}
+
+/// The cursor shows: no CPU move in flight, the game not over, not looking back.
+pub fn cursor_shown(v: &View<'_>) -> bool {
+    v.thinking.is_none() && v.st.result.is_none() && v.looking.is_none()
 }
 
 /// The board in the plain look: letters, the cursor `[ ]`, the picked piece `( )`, legal
@@ -94,7 +104,7 @@ fn board_lines(v: &View<'_>) -> Vec<Line<'static>> {
             }
             let (l, rt) = if Some(i) == v.selected {
                 ('(', ')')
-            } else if (c, r) == v.cursor && v.thinking.is_none() && st.result.is_none() {
+            } else if (c, r) == v.cursor && cursor_shown(v) {
                 ('[', ']')
             } else {
                 (' ', ' ')
@@ -127,6 +137,14 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
         k.side_name(cpu)
     ))];
     match (&st.result, v.thinking) {
+        _ if v.looking.is_some() => l.push(Line::styled(
+            format!(
+                "Looking back: after {} of {} plies (< > step, Esc returns)",
+                v.looking.unwrap_or(0),
+                st.moves.len()
+            ),
+            bold.fg(Color::Yellow),
+        )),
         (Some(r), _) => l.push(Line::styled(
             format!("Game over: {r}"),
             bold.fg(Color::Yellow),
@@ -152,6 +170,11 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
             k.side_name(st.to_move)
         ))),
     }
+    l.push(Line::from(format!(
+        "Clock: you {}  CPU {}",
+        clock_text(v.clocks.0),
+        clock_text(v.clocks.1)
+    )));
     if let Some((x, o)) = st.discs() {
         l.push(Line::from(format!("Discs: X {x}  O {o}")));
     }
@@ -187,6 +210,9 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
     let (human_last, cpu_last) = last_styles(v.look, v.st.kind);
     l.push(last("you", &st.last_human, human_last));
     l.push(last("CPU", &st.last_cpu, cpu_last));
+    if v.looking.is_none() {
+        l.extend(search_line(st).map(Line::from));
+    }
     if v.show_legal {
         let moves = if st.legal.is_empty() {
             "none".to_string()
@@ -198,6 +224,102 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
     l
 }
 
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The CPU's last search as `09` reports it (reversi, chess), the score from the person's
+/// side: `CPU: depth 9, 120,345 nodes, 95 ms; you -0.35` (chess in pawns), `... you -4 discs`
+/// or `you +2 discs (solved)` (reversi).
+pub fn search_line(st: &State) -> Option<String> {
+    let status = Status::parse(&st.status);
+    let depth: u32 = status.number("depth")?;
+    let nodes: u64 = status.number("nodes")?;
+    let ms: u64 = status.number("ms")?;
+    let you = match st.kind {
+        Kind::Chess => {
+            // Centipawns for the CPU, the side that moved; a mate is within 1000 of 30000.
+            let cp: i32 = status.number("score")?;
+            let mine = -cp;
+            if mine.abs() >= 29_000 {
+                let moves = (30_000 - mine.abs() + 1) / 2;
+                let who = if mine > 0 {
+                    "you mate"
+                } else {
+                    "the CPU mates"
+                };
+                format!("{who} in {moves}")
+            } else {
+                let sign = if mine < 0 { '-' } else { '+' };
+                let a = mine.abs();
+                format!("you {sign}{}.{:02}", a / 100, a % 100)
+            }
+        }
+        Kind::Reversi => {
+            let (discs, exact) = status.disc_score()?;
+            let solved = if exact { " (solved)" } else { "" };
+            format!("you {:+} discs{solved}", -discs)
+        }
+        Kind::Kxo => return None,
+    };
+    Some(format!(
+        "CPU: depth {depth}, {} nodes, {ms} ms; {you}",
+        grouped(nodes)
+    ))
+}
+
+/// The move list in its box: the latest moves (or, looking back, the move looked at) in view,
+/// the move looked at in reverse video.
+fn render_moves(f: &mut Frame<'_>, v: &View<'_>, area: Rect) {
+    let st = v.st;
+    let lines = st.move_lines();
+    let rows = usize::from(area.height.saturating_sub(2)).max(1);
+    // The ply to show: the last one, or the last one played before the position looked at
+    // (none at the start).
+    let focus = v.looking.map_or(st.moves.len(), |k| k).checked_sub(1);
+    let focus_line = lines
+        .iter()
+        .position(|l| focus.is_some_and(|f| l.plies.contains(&f)))
+        .unwrap_or(0);
+    let first = (focus_line + 1).saturating_sub(rows);
+    let shown: Vec<Line<'static>> = lines
+        .iter()
+        .skip(first)
+        .take(rows)
+        .map(|l| {
+            let mut spans = vec![Span::styled(
+                format!("{:>5}", l.label),
+                Style::new().add_modifier(Modifier::DIM),
+            )];
+            for &i in &l.plies {
+                spans.push(Span::raw(" "));
+                let text = st.moves.get(i).cloned().unwrap_or_default();
+                let style = if v.looking.is_some() && Some(i) == focus {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::new()
+                };
+                spans.push(Span::styled(format!("{text:<7}"), style));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    let title = format!(" moves ({}) ", st.moves.len());
+    f.render_widget(
+        Paragraph::new(shown).block(Block::default().borders(Borders::ALL).title(title)),
+        area,
+    );
+}
+
 const HELP: &str = "\
 Type a move and Enter:
   reversi d3 or 3 2; chess e2e4, e7e8q, O-O,
@@ -207,6 +329,7 @@ play there (chess: Enter on the piece, then
 Enter on its target).
 With an empty input line:
   l legal moves   p pass (reversi)
+  < > look back and forth through the moves
   r resign (chess)  n new game
   s switch colour   t switch game
   q quit   ? this help
@@ -282,12 +405,26 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
     } else {
         (" game ", panel_lines(v))
     };
+    // The move list below the game panel when there are moves and room for three of them.
+    let panel_h = u16::try_from(body.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let (panel, moves) = if !v.help && !v.st.moves.is_empty() && cols[1].height >= panel_h + 5 {
+        let parts =
+            Layout::vertical([Constraint::Length(panel_h), Constraint::Min(5)]).split(cols[1]);
+        (parts[0], Some(parts[1]))
+    } else {
+        (cols[1], None)
+    };
     f.render_widget(
         Paragraph::new(body)
             .wrap(Wrap { trim: false })
             .block(Block::default().borders(Borders::ALL).title(title)),
-        cols[1],
+        panel,
     );
+    if let Some(area) = moves {
+        render_moves(f, v, area);
+    }
     f.render_widget(
         Paragraph::new(v.st.message.clone()).wrap(Wrap { trim: true }),
         rows[2],

@@ -2,6 +2,8 @@
 //! in-process session layer: the board with coordinates, the cursor, the side to move, the
 //! last moves, discs, captures and check, the grid, the thinking indicator, the footer.
 
+use std::time::Duration;
+
 use kgames_client::{Budget, Request};
 use kgames_term::look::{Colors, Look};
 use play::cpu::CpuResult;
@@ -29,6 +31,8 @@ fn view(p: &Play) -> View<'_> {
         label: "test",
         help: false,
         look: PLAIN,
+        looking: None,
+        clocks: (Duration::from_secs(83), Duration::from_secs(5)),
     }
 }
 
@@ -86,6 +90,7 @@ fn reversi_at_several_sizes() {
             "cursor\n{s}"
         );
         assert!(s.contains("X to move: you"), "{s}");
+        assert!(s.contains("Clock: you 1:23  CPU 0:05"), "{s}");
         assert!(s.contains("Discs: X 3  O 3"), "{s}");
         assert!(s.contains("Last you: d3"), "{s}");
         assert!(s.contains("p pass"), "{s}");
@@ -255,4 +260,58 @@ fn pictures_in_256_and_16_colours_and_without_colour() {
     assert_eq!(cell_at(&v, 80, 24, 13, 5), ("●".into(), Color::Cyan));
     assert_eq!(cell_at(&v, 80, 24, 13, 6).1, Color::LightGreen);
     assert_eq!(cell_at(&v, 80, 24, 16, 6).1, Color::Green);
+}
+
+#[test]
+fn the_cpu_search_and_the_move_list() {
+    use play::render::search_line;
+    let mut p = reversi_after_d3();
+    cpu(&mut p);
+    let line = search_line(&p.st).expect("a search line after the CPU's move");
+    assert!(
+        line.starts_with("CPU: depth ") && line.contains(" nodes, ") && line.contains(" discs"),
+        "{line}"
+    );
+    assert_eq!(p.st.moves.len(), 2);
+    assert_eq!(p.st.moves[0], "d3");
+    assert_eq!(p.st.move_text(), [format!("1. d3 {}", p.st.moves[1])]);
+    assert_eq!(p.st.history.len(), 3);
+    let s = screen(&view(&p), 100, 30);
+    assert!(s.contains(" moves (2) "), "{s}");
+    assert!(
+        s.contains(&format!("   1. d3      {}", p.st.moves[1])),
+        "{s}"
+    );
+    // Looking back one ply: d3's board, no cursor, the line says so.
+    let back = p.st.at_ply(1).unwrap();
+    let mut v = view(&p);
+    v.st = &back;
+    v.looking = Some(1);
+    let s = screen(&v, 100, 30);
+    assert!(s.contains("Looking back: after 1 of 2 plies"), "{s}");
+    assert!(!s.contains('['), "no cursor while looking back\n{s}");
+    assert!(s.contains("Discs: X 4  O 1"), "{s}");
+
+    // Chess: SAN in the list, numbering from a FEN with black to move, the score in pawns.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2";
+    let mut c = game(
+        Kind::Chess,
+        'B',
+        Options {
+            budget: Some(Budget::Nodes(800)),
+            ..Options::default()
+        },
+        Some(fen),
+    );
+    assert_eq!(c.human_move("g8f6"), Next::Cpu);
+    cpu(&mut c);
+    assert_eq!(c.st.moves[0], "Nf6");
+    assert!(c.st.move_text()[0] == "2... Nf6", "{:?}", c.st.move_text());
+    assert!(
+        c.st.move_text()[1].starts_with("3. "),
+        "{:?}",
+        c.st.move_text()
+    );
+    let line = search_line(&c.st).unwrap();
+    assert!(line.contains(" ms; you ") && line.contains('.'), "{line}");
 }

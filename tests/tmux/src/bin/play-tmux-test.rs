@@ -755,7 +755,40 @@ fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         "looks: both last moves, two squares each, on their colours (117 you, 218 the CPU)",
         &e,
     );
-    run.save(&run.screen());
+    let s = run.screen();
+    tap.check(
+        s.contains(" moves (2) ")
+            && s.contains("   3. g3 ")
+            && s.contains("CPU: depth ")
+            && s.contains("Clock: you 0:"),
+        "looks: the move list (3. g3 and the CPU's reply in SAN), the CPU's search, the clocks",
+        &s,
+    );
+    run.save(&s);
+    step(
+        tap,
+        "looks: < twice looks back to the start: the king in check again",
+        run.t
+            .keys(&["<", "<"])
+            .map_err(|e| e.to_string())
+            .and_then(|()| run.wait(|s| s.contains("Looking back: after 0 of 2 plies")))
+            .map(|_| run.colours())
+            .and_then(want(|e| {
+                styled(e, "♔").iter().any(|s| s.contains("48;5;203"))
+            })),
+    )?;
+    step(
+        tap,
+        "looks: > twice returns to the game",
+        run.t
+            .keys(&[">", ">"])
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                run.wait(|s| {
+                    !s.contains("Looking back") && s.contains("to move: you") && s.contains("> _")
+                })
+            }),
+    )?;
     run.quit(tap);
 
     // Reversi, 256 colours: the discs, the felt, the turned-over discs.
