@@ -3,7 +3,8 @@
 # kgames selftest: the user tools in a real terminal (tmux) on the live devices. xo-user as the
 # unprivileged user nobody (Ctrl-P freezes its display) and as root (Ctrl-P pauses the module);
 # play as nobody: reversi, chess (a FEN mate in one), kxo, an interrupted CPU move, line mode,
-# a 0x0 terminal, and the boards as pictures (glyphs and colours read with capture-pane -e).
+# a 0x0 terminal, the boards as pictures (glyphs and colours read with capture-pane -e), the
+# mouse.
 # Every check of xo-user-tmux-test and play-tmux-test becomes one line here.
 . "$(dirname "$0")/ksft.sh"
 require_module

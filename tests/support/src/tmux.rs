@@ -212,6 +212,17 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
+    /// A tmux format expanded for the pane (`#{mouse_sgr_flag}`: 1 while the program has
+    /// asked for SGR mouse reports).
+    pub fn format(&self, f: &str) -> io::Result<String> {
+        let out = self
+            .cmd()
+            .args(["display-message", "-p", "-t", TARGET, f])
+            .output()?;
+        let out = check(out, "display-message")?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+
     /// The pane's text with its colours and attributes as escape sequences (`capture-pane
     /// -e`): `ESC[48;5;223m` for a background of palette colour 223, `ESC[1m` for bold.
     pub fn capture_escaped(&self) -> io::Result<String> {

@@ -5,10 +5,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kgames_term::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+use kgames_term::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind,
+};
 use kgames_term::events::{Event, Events, Sender};
 use kgames_term::keys;
 use kgames_term::look::Look;
+use kgames_term::ratatui::layout::Rect;
 use kgames_term::screen::Screen;
 
 use crate::clocks::Clocks;
@@ -268,11 +271,11 @@ impl App {
                         let white = st.human == 'W';
                         if own == '.' || own.is_ascii_uppercase() != white {
                             self.play.st.message =
-                                "pick one of your pieces (Enter on it), then its target".into();
+                                "pick one of your pieces (Enter on it or click it), then its target".into();
                         } else {
                             self.selected = Some(here);
                             self.play.st.message =
-                                "now Enter on the target square (Esc cancels)".into();
+                                "now Enter on (or click) the target square (Esc cancels)".into();
                         }
                         return;
                     }
@@ -281,6 +284,31 @@ impl App {
         };
         let n = self.play.human_move(&text);
         self.after(n, tx);
+    }
+
+    /// A mouse report on a frame of `area`: a left click on a square of the board moves the
+    /// cursor there and plays it as Enter would (chess: a click on one of your pieces picks
+    /// it, even with another picked; a click on a target moves it).
+    pub fn mouse(&mut self, m: MouseEvent, area: Rect, tx: &Sender<CpuResult>) {
+        if m.kind != MouseEventKind::Down(MouseButton::Left) || self.cpu.is_some() || self.help {
+            return;
+        }
+        self.looking = None;
+        let Some((c, r)) = render::board_cell(area, &self.view(), m.column, m.row) else {
+            return;
+        };
+        self.cursor = (c, r);
+        self.input.clear();
+        let st = &self.play.st;
+        if st.kind == Kind::Chess {
+            let here = st.index(c, r);
+            let own = st.cell_char(here);
+            let mine = own != '.' && own.is_ascii_uppercase() == (st.human == 'W');
+            if mine && self.selected.is_some_and(|s| s != here) {
+                self.selected = None;
+            }
+        }
+        self.enter(tx);
     }
 
     /// Handles one key.
@@ -396,15 +424,23 @@ pub fn run(play: Play, opener: Opener, look: Look) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    // A terminal that cannot report the mouse still plays by keys.
+    let _ = screen.enable_mouse();
     app.new_game(fen.as_deref(), &tx);
     if screen.is_sizeless() {
         let (w, h) = kgames_term::screen::FALLBACK_SIZE;
         app.play.st.message = format!("the terminal reports no size (0x0): drawing {w}x{h}");
     }
     let mut signal = None;
+    // The last frame's area: where a mouse report lands.
+    let mut area = Rect::default();
     loop {
         let view = app.view();
-        if let Err(e) = screen.terminal().draw(|f| render::draw(f, &view)) {
+        let drawn = screen.terminal().draw(|f| {
+            area = f.area();
+            render::draw(f, &view)
+        });
+        if let Err(e) = drawn {
             drop(screen);
             return fail(e);
         }
@@ -419,6 +455,10 @@ pub fn run(play: Play, opener: Opener, look: Look) -> ExitCode {
                 Flow::Go
             }
             Event::Resize(..) => Flow::Go,
+            Event::Mouse(m) => {
+                app.mouse(m, area, &tx);
+                Flow::Go
+            }
             Event::Signal(s) => {
                 signal = Some(s);
                 Flow::Quit

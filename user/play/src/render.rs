@@ -326,7 +326,7 @@ Type a move and Enter:
   WPe2-e4; kxo C R (column row from 0)
 Or arrows to move the cursor [ ], Enter to
 play there (chess: Enter on the piece, then
-Enter on its target).
+Enter on its target), or click the squares.
 With an empty input line:
   l legal moves   p pass (reversi)
   < > look back and forth through the moves
@@ -351,17 +351,17 @@ fn footer(v: &View<'_>) -> String {
     format!("Enter play  arrows cursor  l legal  {k}n new  s colour  t game  ? help  q quit")
 }
 
-/// Draws the frame.
-pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
-    let area = f.area();
-    if area.width < MIN_COLS || area.height < MIN_ROWS {
-        let msg = format!(
-            "terminal too small: {}x{}, play needs {MIN_COLS}x{MIN_ROWS} (q quits)",
-            area.width, area.height
-        );
-        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
-        return;
-    }
+/// Where a frame's parts go: the five rows (title, board and panel, message, input, footer),
+/// the board's and the panel's columns, the board's box and whether the N x N picture has its
+/// grid lines.
+struct Regions {
+    rows: std::rc::Rc<[Rect]>,
+    cols: std::rc::Rc<[Rect]>,
+    board: Rect,
+    grid: bool,
+}
+
+fn frame_layout(area: Rect, v: &View<'_>) -> Regions {
     let n = u16::from(v.st.n());
     // The N x N picture's grid lines when they leave room for the five lines around the board.
     let grid = v.look.picture()
@@ -376,6 +376,66 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
         Constraint::Length(1),
     ])
     .split(area);
+    let cols =
+        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(20)]).split(rows[1]);
+    let board = Rect {
+        height: board_h.min(cols[0].height),
+        ..cols[0]
+    };
+    Regions {
+        rows,
+        cols,
+        board,
+        grid,
+    }
+}
+
+/// The board square (display column, row) at screen position `x`, `y` of a frame of `area`,
+/// if there is one there (a mouse click).
+pub fn board_cell(area: Rect, v: &View<'_>, x: u16, y: u16) -> Option<(u8, u8)> {
+    if area.width < MIN_COLS || area.height < MIN_ROWS {
+        return None;
+    }
+    let Regions { board, grid, .. } = frame_layout(area, v);
+    // Inside the box: the column labels on line 0; the squares three columns wide after a
+    // two-column row label, or, with grid lines, after "R │" in four-column cells, on every
+    // other line below the top rule.
+    if x >= board.right().saturating_sub(1) || y >= board.bottom().saturating_sub(1) {
+        return None;
+    }
+    let dx = x.checked_sub(board.x + 1)?;
+    let dy = y.checked_sub(board.y + 1)?;
+    let (c, r) = if grid {
+        let line = dy.checked_sub(2)?;
+        let col = dx.checked_sub(3)?;
+        if line % 2 == 1 || col % 4 == 3 {
+            return None;
+        }
+        (col / 4, line / 2)
+    } else {
+        (dx.checked_sub(2)? / 3, dy.checked_sub(1)?)
+    };
+    let n = u16::from(v.st.n());
+    (c < n && r < n).then_some((c as u8, r as u8))
+}
+
+/// Draws the frame.
+pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
+    let area = f.area();
+    if area.width < MIN_COLS || area.height < MIN_ROWS {
+        let msg = format!(
+            "terminal too small: {}x{}, play needs {MIN_COLS}x{MIN_ROWS} (q quits)",
+            area.width, area.height
+        );
+        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let Regions {
+        rows,
+        cols,
+        board,
+        grid,
+    } = frame_layout(area, v);
     let title = format!(
         " play {}: you {} vs the CPU ({})",
         v.st.kind,
@@ -386,12 +446,6 @@ pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
         Paragraph::new(title).style(Style::new().add_modifier(Modifier::BOLD)),
         rows[0],
     );
-    let cols =
-        Layout::horizontal([Constraint::Length(board_w), Constraint::Min(20)]).split(rows[1]);
-    let board = Rect {
-        height: board_h.min(cols[0].height),
-        ..cols[0]
-    };
     let lines = picture::board_lines(v, grid).unwrap_or_else(|| board_lines(v));
     f.render_widget(
         Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" board ")),

@@ -27,7 +27,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyEvent, MouseEvent};
 
 /// What the program wakes up for.
 #[derive(Debug)]
@@ -36,6 +36,8 @@ pub enum Event<M> {
     Key(KeyEvent),
     /// The terminal now has this many columns and rows.
     Resize(u16, u16),
+    /// A mouse report (only after [`crate::screen::Screen::enable_mouse`]).
+    Mouse(MouseEvent),
     /// A message from a worker thread ([`Sender::send`]).
     Msg(M),
     /// The clock ticked (every `tick` given to [`Events::new`]).
@@ -99,6 +101,7 @@ impl<M: Send + 'static> Events<M> {
                 let ev = match crossterm::event::read() {
                     Ok(crossterm::event::Event::Key(k)) => Event::Key(k),
                     Ok(crossterm::event::Event::Resize(w, h)) => Event::Resize(w, h),
+                    Ok(crossterm::event::Event::Mouse(m)) => Event::Mouse(m),
                     Ok(_) => continue,
                     Err(_) => {
                         let _ = tx.send(Event::InputClosed);

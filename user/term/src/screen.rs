@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use crossterm::cursor::{Hide, Show};
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::terminal::{Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::Command;
 use ratatui::backend::CrosstermBackend;
@@ -54,9 +55,11 @@ fn new_terminal() -> io::Result<(Term, bool)> {
     ))
 }
 
-/// The bytes that leave the alternate screen and show the cursor.
+/// The bytes that stop mouse reports (sent whether or not they were asked for: a terminal
+/// ignores it then), leave the alternate screen and show the cursor.
 fn leave_sequence() -> String {
     let mut s = String::new();
+    let _ = DisableMouseCapture.write_ansi(&mut s);
     let _ = LeaveAlternateScreen.write_ansi(&mut s);
     let _ = Show.write_ansi(&mut s);
     s
@@ -113,6 +116,12 @@ impl Screen {
             sizeless,
             _raw: raw,
         })
+    }
+
+    /// Asks the terminal to report mouse presses, releases and moves with a button down
+    /// ([`crate::events::Event::Mouse`]); leaving the screen (drop, signal, panic) stops them.
+    pub fn enable_mouse(&mut self) -> io::Result<()> {
+        crossterm::execute!(self.terminal.backend_mut(), EnableMouseCapture)
     }
 
     /// True when the terminal reported no size when the screen was entered and has reported

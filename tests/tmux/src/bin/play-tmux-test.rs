@@ -3,7 +3,7 @@
 //! when every check passed.
 //!
 //! ```text
-//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain,unsized,looks] -- [PLAY ARGS]
+//! play-tmux-test [--play PATH] [--dir DIR] [--timeout S] [--games reversi,chess,kxo,interrupt,plain,unsized,looks,mouse] -- [PLAY ARGS]
 //! ```
 //!
 //! PLAY ARGS go to every run (`--sim` on the host; nothing in the VM, where the devices are).
@@ -41,7 +41,7 @@ struct Args {
     /// The scenarios, comma-separated.
     #[arg(
         long,
-        default_value = "reversi,chess,kxo,interrupt,sigterm,plain,unsized,looks",
+        default_value = "reversi,chess,kxo,interrupt,sigterm,plain,unsized,looks,mouse",
         value_delimiter = ','
     )]
     games: Vec<String>,
@@ -883,6 +883,82 @@ fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     Some(())
 }
 
+/// A left click (press and release, SGR mouse reports) on display column `c`, row `r` of an
+/// 8 x 8 or N x N board of three-column squares (the board's box at the top left, under the
+/// title line).
+fn click(run: &Run<'_>, c: usize, r: usize) -> Result<(), String> {
+    let (x, y) = (5 + 3 * c, 4 + r);
+    for end in ['M', 'm'] {
+        run.t
+            .keys(&["-l", &format!("\x1b[<0;{x};{y}{end}")])
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The mouse: a click on a reversi square plays it; in chess a click picks a piece and a
+/// click on its target moves it; a click beside the board changes nothing.
+fn mouse(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
+    let run = Run::start(ctx, "mouse-reversi", &["reversi", "--budget", "N100"]).ok()?;
+    run.wait(settled).ok()?;
+    let flags = run
+        .t
+        .format("#{mouse_any_flag}#{mouse_sgr_flag}")
+        .unwrap_or_default();
+    tap.check(
+        flags == "11",
+        "mouse: play asks the terminal for mouse reports (tmux's mouse_any_flag, mouse_sgr_flag)",
+        &flags,
+    );
+    step(
+        tap,
+        "mouse: a click on d3 plays it, the CPU answers",
+        click(&run, 3, 2).and_then(|()| {
+            run.wait(|s| s.contains("Last you: d3") && s.contains("the CPU played") && settled(s))
+        }),
+    )?;
+    run.quit(tap);
+    let flags = run
+        .t
+        .format("#{mouse_any_flag}#{mouse_sgr_flag}")
+        .unwrap_or_default();
+    tap.check(
+        flags == "00",
+        "mouse: after q the terminal no longer reports the mouse",
+        &flags,
+    );
+    let run = Run::start(ctx, "mouse-chess", &["chess", "--budget", "N300"]).ok()?;
+    let before = run.wait(settled).ok()?;
+    step(
+        tap,
+        "mouse: a click beside the board changes nothing",
+        click(&run, 20, 3)
+            .map(|()| {
+                std::thread::sleep(Duration::from_millis(300));
+                run.screen()
+            })
+            // The clock may have turned: the board and the message must not.
+            .and_then(want(|s| {
+                let message = |s: &str| s.lines().rev().nth(3).map(str::to_string);
+                board_rows(s) == board_rows(&before) && message(s) == message(&before)
+            })),
+    )?;
+    step(
+        tap,
+        "mouse: a click on e2 picks the pawn",
+        click(&run, 4, 6).and_then(|()| run.wait(|s| s.contains("(P)"))),
+    )?;
+    step(
+        tap,
+        "mouse: a click on e4 moves it, the CPU answers",
+        click(&run, 4, 4).and_then(|()| {
+            run.wait(|s| s.contains("Last you: e2e4") && !s.contains("Last CPU: -") && settled(s))
+        }),
+    )?;
+    run.quit(tap);
+    Some(())
+}
+
 /// The user's shared game (as a shell sets it up), to check that play never touches it.
 fn shared_board(kind: &str) -> Option<String> {
     let path = format!("/dev/{kind}");
@@ -951,6 +1027,7 @@ fn main() -> ExitCode {
             "plain" => plain(&ctx, &mut tap),
             "unsized" => sizeless(&ctx, &mut tap),
             "looks" => looks(&ctx, &mut tap),
+            "mouse" => mouse(&ctx, &mut tap),
             other => {
                 tap.check(false, &format!("{other}: a known scenario"), "");
                 None
