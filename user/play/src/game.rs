@@ -240,6 +240,30 @@ impl State {
         Some((taken(Color::Black), taken(Color::White)))
     }
 
+    /// Chess: each colour's material in pawns (P 1, N 3, B 3, R 5, Q 9), white first.
+    pub fn material(&self) -> Option<(u32, u32)> {
+        let Cells::Chess(p) = &self.cells else {
+            return None;
+        };
+        let sum = |color: Color| {
+            [
+                (Role::Pawn, 1),
+                (Role::Knight, 3),
+                (Role::Bishop, 3),
+                (Role::Rook, 5),
+                (Role::Queen, 9),
+            ]
+            .iter()
+            .map(|&(role, value)| {
+                value
+                    * p.by_piece(kgames_chess::square::Piece { color, role })
+                        .count()
+            })
+            .sum::<u32>()
+        };
+        Some((sum(Color::White), sum(Color::Black)))
+    }
+
     /// Chess: the side to move is in check.
     pub fn in_check(&self) -> bool {
         matches!(&self.cells, Cells::Chess(p) if p.is_check())

@@ -177,6 +177,11 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
     )));
     if let Some((x, o)) = st.discs() {
         l.push(Line::from(format!("Discs: X {x}  O {o}")));
+        l.push(share_bar(v.look, (x as u32, 'X'), (o as u32, 'O')));
+    }
+    if let Some((w, b)) = st.material() {
+        l.push(Line::from(format!("Material: white {w}  black {b}")));
+        l.push(share_bar(v.look, (w, 'W'), (b, 'B')));
     }
     if let Some((w, b)) = st.captured() {
         l.push(Line::from(format!("White took: {w}")));
@@ -222,6 +227,35 @@ fn panel_lines(v: &View<'_>) -> Vec<Line<'static>> {
         l.push(Line::from(format!("Legal: {moves}")));
     }
     l
+}
+
+/// The width of the discs' and the material's bar.
+const BAR: u32 = 24;
+
+/// A bar split between two sides by their counts: in a picture, the black side's share in
+/// black and the white side's in white (X and black are dark, O and white light); otherwise
+/// the sides' letters (`XXXXXXXXOOOO...`).
+fn share_bar(look: Look, (a, a_side): (u32, char), (b, b_side): (u32, char)) -> Line<'static> {
+    let total = a.saturating_add(b).max(1);
+    let left = (a * BAR + total / 2) / total;
+    let right = BAR - left;
+    let part = |n: u32, ch: char| ch.to_string().repeat(n as usize);
+    match picture::Palette::of(look.colors).filter(|_| look.picture()) {
+        Some(p) => {
+            let shade = |side: char| {
+                if matches!(side, 'X' | 'B') {
+                    p.ink
+                } else {
+                    p.white
+                }
+            };
+            Line::from(vec![
+                Span::styled(part(left, ' '), Style::new().bg(shade(a_side))),
+                Span::styled(part(right, ' '), Style::new().bg(shade(b_side))),
+            ])
+        }
+        None => Line::from(format!("{}{}", part(left, a_side), part(right, b_side))),
+    }
 }
 
 /// `1234567` as `1,234,567`.
@@ -351,6 +385,42 @@ fn footer(v: &View<'_>) -> String {
     format!("Enter play  arrows cursor  l legal  {k}n new  s colour  t game  ? help  q quit")
 }
 
+/// The smallest terminal for the compact layout: the board's box, a line of news and the
+/// input line.
+pub fn compact_size(v: &View<'_>) -> (u16, u16) {
+    let (w, h) = picture::board_size(false, u16::from(v.st.n()));
+    (w.max(24), h + 2)
+}
+
+/// The compact layout, below [`MIN_COLS`] x [`MIN_ROWS`]: the board, one line (the CPU
+/// thinking, the latest message, or whose move it is) and the input line; no panel.
+fn draw_compact(f: &mut Frame<'_>, v: &View<'_>, area: Rect) {
+    let (_, board_h) = picture::board_size(false, u16::from(v.st.n()));
+    let rows = Layout::vertical([
+        Constraint::Length(board_h),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .split(area);
+    let (board_w, _) = picture::board_size(false, u16::from(v.st.n()));
+    let lines = picture::board_lines(v, false).unwrap_or_else(|| board_lines(v));
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" board ")),
+        Rect {
+            width: board_w.min(rows[0].width),
+            ..rows[0]
+        },
+    );
+    let news = match (&v.st.result, v.thinking) {
+        (_, Some(_)) => "CPU thinking (Esc interrupts)".to_string(),
+        (Some(r), _) => r.clone(),
+        _ if !v.st.message.is_empty() => v.st.message.clone(),
+        _ => format!("{} to move", v.st.kind.side_name(v.st.to_move)),
+    };
+    f.render_widget(Paragraph::new(news), rows[1]);
+    f.render_widget(Paragraph::new(format!("> {}_", v.input)), rows[2]);
+}
+
 /// Where a frame's parts go: the five rows (title, board and panel, message, input, footer),
 /// the board's and the panel's columns, the board's box and whether the N x N picture has its
 /// grid lines.
@@ -393,10 +463,19 @@ fn frame_layout(area: Rect, v: &View<'_>) -> Regions {
 /// The board square (display column, row) at screen position `x`, `y` of a frame of `area`,
 /// if there is one there (a mouse click).
 pub fn board_cell(area: Rect, v: &View<'_>, x: u16, y: u16) -> Option<(u8, u8)> {
-    if area.width < MIN_COLS || area.height < MIN_ROWS {
-        return None;
-    }
-    let Regions { board, grid, .. } = frame_layout(area, v);
+    let n = u16::from(v.st.n());
+    let (board, grid) = if area.width < MIN_COLS || area.height < MIN_ROWS {
+        // The compact layout's board, at the top left.
+        let (w, h) = compact_size(v);
+        if area.width < w || area.height < h {
+            return None;
+        }
+        let (bw, bh) = picture::board_size(false, n);
+        (Rect::new(area.x, area.y, bw, bh), false)
+    } else {
+        let r = frame_layout(area, v);
+        (r.board, r.grid)
+    };
     // Inside the box: the column labels on line 0; the squares three columns wide after a
     // two-column row label, or, with grid lines, after "R │" in four-column cells, on every
     // other line below the top rule.
@@ -415,7 +494,6 @@ pub fn board_cell(area: Rect, v: &View<'_>, x: u16, y: u16) -> Option<(u8, u8)> 
     } else {
         (dx.checked_sub(2)? / 3, dy.checked_sub(1)?)
     };
-    let n = u16::from(v.st.n());
     (c < n && r < n).then_some((c as u8, r as u8))
 }
 
@@ -423,11 +501,16 @@ pub fn board_cell(area: Rect, v: &View<'_>, x: u16, y: u16) -> Option<(u8, u8)> 
 pub fn draw(f: &mut Frame<'_>, v: &View<'_>) {
     let area = f.area();
     if area.width < MIN_COLS || area.height < MIN_ROWS {
-        let msg = format!(
-            "terminal too small: {}x{}, play needs {MIN_COLS}x{MIN_ROWS} (q quits)",
-            area.width, area.height
-        );
-        f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        let (w, h) = compact_size(v);
+        if area.width >= w && area.height >= h {
+            draw_compact(f, v, area);
+        } else {
+            let msg = format!(
+                "terminal too small: {}x{}, play needs {w}x{h} (q quits)",
+                area.width, area.height
+            );
+            f.render_widget(Paragraph::new(msg).wrap(Wrap { trim: true }), area);
+        }
         return;
     }
     let Regions {

@@ -106,7 +106,37 @@ fn reversi_at_several_sizes() {
 fn too_small_says_so() {
     let p = game(Kind::Chess, 'W', Options::default(), None);
     let s = screen(&view(&p), 40, 12);
-    assert!(s.contains("terminal too small: 40x12"), "{s}");
+    assert!(s.contains("terminal too small: 40x12, play needs"), "{s}");
+    assert!(s.contains("28x13 (q quits)"), "{s}");
+}
+
+#[test]
+fn compact_layout_below_the_full_one() {
+    let p = game(Kind::Chess, 'W', Options::default(), None);
+    let s = screen(&view(&p), 40, 14);
+    assert!(s.contains("│8  r  n  b  q  k  b  n  r │"), "{s}");
+    assert!(s.contains("> _"), "{s}");
+    assert!(!s.contains(" game "), "no panel\n{s}");
+    // The mouse finds the squares there too: e2 is column 4, display row 6.
+    let v = view(&p);
+    let area = ratatui::layout::Rect::new(0, 0, 40, 14);
+    assert_eq!(play::render::board_cell(area, &v, 15, 8), Some((4, 6)));
+    assert_eq!(play::render::board_cell(area, &v, 35, 8), None);
+    // And in the full layout, under the title line.
+    let area = ratatui::layout::Rect::new(0, 0, 100, 30);
+    assert_eq!(play::render::board_cell(area, &v, 16, 9), Some((4, 6)));
+}
+
+#[test]
+fn bars_share_the_discs_and_the_material() {
+    let p = reversi_after_d3();
+    let s = screen(&view(&p), 100, 30);
+    // X 4, O 1: 19 and 5 of 24.
+    assert!(s.contains("│XXXXXXXXXXXXXXXXXXXOOOOO "), "{s}");
+    let c = game(Kind::Chess, 'W', Options::default(), None);
+    let s = screen(&view(&c), 100, 30);
+    assert!(s.contains("Material: white 39  black 39"), "{s}");
+    assert!(s.contains("│WWWWWWWWWWWWBBBBBBBBBBBB "), "{s}");
 }
 
 #[test]

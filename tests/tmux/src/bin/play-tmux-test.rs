@@ -643,6 +643,25 @@ fn sizeless(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
                 && s.lines().any(|l| l.trim_end().chars().count() > 80)
         }),
     )?;
+    let _ = run.t.resize(40, 14);
+    step(
+        tap,
+        "sizes: at 40x14 the compact layout: the board and the input line, no panel",
+        run.wait(|s| {
+            s.contains(" a  b  c  d  e  f  g  h") && s.contains("> _") && !s.contains(" game ")
+        }),
+    )?;
+    let _ = run.t.resize(24, 8);
+    step(
+        tap,
+        "sizes: at 24x8 a line names the size needed (28x13)",
+        run.wait(|s| {
+            // The line wraps at 24 columns.
+            let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+            flat.contains("terminal too small: 24x8, play needs 28x13")
+        }),
+    )?;
+    let _ = run.t.resize(COLS, ROWS);
     run.quit(tap);
     Some(())
 }
