@@ -11,20 +11,30 @@ require_module
 command -v tmux >/dev/null || skip_all "tmux is not installed"
 xotest=$(tool xo-user-tmux-test) playtest=$(tool play-tmux-test)
 
-# tmux_tap LABEL CMD...: runs a tmux test program (in /tmp, 300 s at most; the debug kernel
+# tmux_tap LABEL CMD...: runs a tmux test program (in /tmp, 900 s at most; the debug kernel
 # four times that) and makes each of its `ok - X` / `not ok - X` lines a check "LABEL: X".
-tmux_limit=300
-[ -n "${KGAMES_DEBUG:-}" ] && tmux_limit=1200
+# A program stopped by the limit, or failing without saying which check, is a failed check
+# too: the checks it did not reach must not pass unseen.
+tmux_limit=900
+[ -n "${KGAMES_DEBUG:-}" ] && tmux_limit=3600
 tmux_tap() {
-    local label=$1 line got=0; shift
+    local label=$1 line got=0 bad=0 rc=0 out; shift
+    out=$(mktemp /tmp/kgames-tmux-tap.XXXXXX)
+    (cd /tmp && timeout "$tmux_limit" "$@") > "$out" 2>&1 || rc=$?
     while IFS= read -r line; do
         case "$line" in
             "ok - "*) got=$((got + 1)); ok "$label: ${line#ok - }" ;;
-            "not ok - "*) got=$((got + 1)); notok "$label: ${line#not ok - }" ;;
+            "not ok - "*) got=$((got + 1)); bad=$((bad + 1)); notok "$label: ${line#not ok - }" ;;
             "#"*) echo "$line" ;;
         esac
-    done < <(cd /tmp && timeout "$tmux_limit" "$@" 2>&1)
+    done < "$out"
+    rm -f "$out"
     [ $got -gt 0 ] || notok "$label: the test program printed no result"
+    if [ $rc = 124 ]; then
+        notok "$label: the test program was stopped after $tmux_limit s, before its last check"
+    elif [ $rc != 0 ] && [ $bad = 0 ]; then
+        notok "$label: the test program failed (status $rc) with no failed check"
+    fi
     # A test program stopped by the timeout leaves its tmux server and the tool under test
     # (with a device open, which would keep the module from unloading).
     pkill -KILL -x tmux 2>/dev/null; pkill -KILL -u 65534 2>/dev/null
