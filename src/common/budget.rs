@@ -134,6 +134,8 @@ pub enum SearchEnd {
 pub struct Meter<'a> {
     budget: Budget,
     start_ns: u64,
+    /// The clock's last reading short of `u64::MAX` (see [`Meter::elapsed_ms`]).
+    last_ns: u64,
     deadline_ns: u64,
     nodes: u64,
     stop: Option<SearchEnd>,
@@ -155,6 +157,7 @@ impl<'a> Meter<'a> {
         Meter {
             budget,
             start_ns: start,
+            last_ns: start,
             deadline_ns,
             nodes: 0,
             stop: None,
@@ -188,8 +191,14 @@ impl<'a> Meter<'a> {
         }
         if self.interrupt.pending() {
             self.stop = Some(SearchEnd::Interrupted);
-        } else if self.stop.is_none() && self.clock.now_ns(self.nodes) >= self.deadline_ns {
-            self.stop = Some(SearchEnd::OutOfBudget);
+        } else if self.stop.is_none() {
+            let now = self.clock.now_ns(self.nodes);
+            if now != u64::MAX {
+                self.last_ns = now;
+            }
+            if now >= self.deadline_ns {
+                self.stop = Some(SearchEnd::OutOfBudget);
+            }
         }
         self.stop
     }
@@ -204,9 +213,15 @@ impl<'a> Meter<'a> {
         self.nodes
     }
 
-    /// Milliseconds since the meter started, read from its clock now (saturating).
+    /// Milliseconds since the meter started, read from its clock now (saturating). A clock
+    /// that reads `u64::MAX` has jumped past every deadline to stop the search (the kernel's
+    /// stop and `max_move_ms`): the time is then the last reading before the jump.
     pub fn elapsed_ms(&mut self) -> u32 {
-        let ns = self.clock.now_ns(self.nodes).saturating_sub(self.start_ns);
+        let now = match self.clock.now_ns(self.nodes) {
+            u64::MAX => self.last_ns,
+            now => now,
+        };
+        let ns = now.saturating_sub(self.start_ns);
         u32::try_from(ns / 1_000_000).unwrap_or(u32::MAX)
     }
 
@@ -219,6 +234,36 @@ impl<'a> Meter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1 ms a node, then past every deadline from node 5000 on (a stop).
+    struct JumpClock;
+
+    impl Clock for JumpClock {
+        fn now_ns(&mut self, nodes: u64) -> u64 {
+            if nodes >= 5000 {
+                u64::MAX
+            } else {
+                nodes * 1_000_000
+            }
+        }
+    }
+
+    #[test]
+    fn the_time_of_a_stopped_search_is_the_last_reading() {
+        let mut clock = JumpClock;
+        let mut never = NeverInterrupt;
+        let mut m = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
+        let mut stopped_at = 0;
+        for n in 1..=10_000u64 {
+            if m.tick().is_some() {
+                stopped_at = n;
+                break;
+            }
+        }
+        // Checked every 1024 nodes: the stop is seen at 5120, the last reading was 4096.
+        assert_eq!(stopped_at, 5120);
+        assert_eq!(m.elapsed_ms(), 4096);
+    }
 
     #[test]
     fn parses_budgets() {
