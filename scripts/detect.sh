@@ -71,7 +71,7 @@ UBSAN|[   12.1] UBSAN: array-index-out-of-bounds in drivers/misc/lkdtm/bugs.c:65
 ODEBUG|[   12.1] ODEBUG: free active (active state 0) object: ffff888004a8c1c0 object type: hrtimer hint: 0x0
 kmemleak object|unreferenced object 0xffff888005e4bd00 (size 128):
 kmemleak summary|[   12.1] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)
-Rust panic|[   12.1] rust_kernel: panicked at src/kmod/selftest.rs:36:13:
+Rust panic|[   12.1] rust_kernel: panicked at src/ktest/report.rs:36:13:
 lockdep|[   12.1] WARNING: possible circular locking dependency detected
 hung task|[   12.1] INFO: task kworker/0:1:33 blocked for more than 122 seconds.
 KINDS

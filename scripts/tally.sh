@@ -52,7 +52,7 @@ vm_suite() {
     vm_tally "$kernel" "$o" "$o.log" $rc
 }
 
-# kunit_tally LABEL DMESG: counts the KTAP of kgames.ko's KUnit suites (src/kmod/kunit.rs) in a
+# kunit_tally LABEL DMESG: counts the KTAP of kgames.ko's KUnit suites (src/ktest/kunit.rs) in a
 # guest's kernel log: each case a check, and a check that the suites ran at all (a kernel with
 # CONFIG_KUNIT=y runs them at the module's first load).
 kunit_tally() {

@@ -4,7 +4,8 @@
 //!
 //! Registers `/dev/reversi`, `/dev/chess` and `/dev/kxo`. The engines and the protocol/session
 //! layer are `core`-only code shared with host crates (`src/<name>/`); the device glue lives
-//! in `src/kmod/`.
+//! in `src/kmod/`, the test code the module carries (KUnit suites, deliberate reports) in
+//! `src/ktest/`.
 
 use kernel::prelude::*;
 
@@ -16,6 +17,8 @@ mod chess;
 mod common;
 #[path = "kmod/mod.rs"]
 mod kmod;
+#[path = "ktest/mod.rs"]
+mod ktest;
 #[path = "kxo/mod.rs"]
 #[allow(unreachable_pub)]
 mod kxo;

@@ -5,6 +5,8 @@
 //! [`Interrupt`] whether the search must stop (in the kernel: a pending signal). Host tests use
 //! a fake clock that derives time from the node count, so a time budget is deterministic there.
 
+use core::sync::atomic::{AtomicBool, Ordering};
+
 /// The CPU's budget for one move (`05 <ms>` or `05 N<nodes>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
@@ -101,6 +103,39 @@ pub struct AlwaysInterrupt;
 impl Interrupt for AlwaysInterrupt {
     fn pending(&mut self) -> bool {
         true
+    }
+}
+
+/// A clock that ends a search from outside: it reads `u64::MAX` (past every deadline) once
+/// `stop` is set or once the inner clock reaches `cap_ns`, so the meter ends the search as if
+/// its budget were spent and the best move so far is played, whatever the budget (a node
+/// budget too). The device's `KGAMES_IOC_STOP_SEARCH` and `max_move_ms`, UCI's `stop` on
+/// the host. The inner clock counts from the search's start.
+pub struct StopClock<'a, C> {
+    clock: C,
+    stop: &'a AtomicBool,
+    cap_ns: u64,
+}
+
+impl<'a, C: Clock> StopClock<'a, C> {
+    /// `clock`, ended by `stop` or after `cap_ns` nanoseconds (`u64::MAX`: no cap).
+    pub const fn new(clock: C, stop: &'a AtomicBool, cap_ns: u64) -> Self {
+        StopClock {
+            clock,
+            stop,
+            cap_ns,
+        }
+    }
+}
+
+impl<C: Clock> Clock for StopClock<'_, C> {
+    fn now_ns(&mut self, nodes: u64) -> u64 {
+        let now = self.clock.now_ns(nodes);
+        if self.stop.load(Ordering::Relaxed) || now >= self.cap_ns {
+            u64::MAX
+        } else {
+            now
+        }
     }
 }
 
@@ -328,5 +363,19 @@ mod tests {
         }
         assert_eq!(m.stopped(), Some(SearchEnd::Interrupted));
         assert_eq!(n + 1, 2 * Meter::CHECK_INTERVAL);
+    }
+
+    #[test]
+    fn a_stop_clock_ends_the_budget_at_its_cap_or_its_flag() {
+        let stop = AtomicBool::new(false);
+        let mut c = StopClock::new(NodeClock { ns_per_node: 1000 }, &stop, 5_000_000);
+        assert_eq!(c.now_ns(4999), 4_999_000);
+        assert_eq!(c.now_ns(5000), u64::MAX, "the cap");
+        let mut never = NeverInterrupt;
+        let mut uncapped = StopClock::new(NodeClock { ns_per_node: 1 }, &stop, u64::MAX);
+        let mut m = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut uncapped, &mut never);
+        assert_eq!(m.check(), None);
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(m.check(), Some(SearchEnd::OutOfBudget), "the flag");
     }
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The engines' view of time and signals inside the kernel.
-
-use core::sync::atomic::{AtomicBool, Ordering};
+//! The engines' view of time and signals inside the kernel (a search the device may stop wraps
+//! [`KernelClock`] in [`StopClock`](crate::common::budget::StopClock)).
 
 use kernel::time::{Instant, Monotonic};
 
@@ -25,38 +24,6 @@ impl KernelClock {
 impl Clock for KernelClock {
     fn now_ns(&mut self, _nodes: u64) -> u64 {
         u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(0)
-    }
-}
-
-/// A [`KernelClock`] that jumps past every deadline once `stop` is set
-/// (`KGAMES_IOC_STOP_SEARCH`) or `cap_ms` have passed (`max_move_ms`), so the meter ends the
-/// search as if its budget were spent, whatever the budget (a node budget too): the best move
-/// so far is played.
-pub(crate) struct StopClock<'a> {
-    clock: KernelClock,
-    stop: &'a AtomicBool,
-    cap_ns: u64,
-}
-
-impl<'a> StopClock<'a> {
-    /// A clock starting now, watching `stop`, ending the search after `cap_ms`.
-    pub(crate) fn new(stop: &'a AtomicBool, cap_ms: u32) -> Self {
-        StopClock {
-            clock: KernelClock::new(),
-            stop,
-            cap_ns: u64::from(cap_ms).saturating_mul(1_000_000),
-        }
-    }
-}
-
-impl Clock for StopClock<'_> {
-    fn now_ns(&mut self, nodes: u64) -> u64 {
-        let now = self.clock.now_ns(nodes);
-        if self.stop.load(Ordering::Relaxed) || now >= self.cap_ns {
-            u64::MAX
-        } else {
-            now
-        }
     }
 }
 

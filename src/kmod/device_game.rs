@@ -12,12 +12,13 @@ use kernel::{
     time::Instant,
 };
 
-use super::clock::{SignalInterrupt, StopClock};
-use super::game_table::{Config, Games};
+use super::clock::{KernelClock, SignalInterrupt};
+use super::game_table::Games;
 use super::search_pool::{ContextPool, Scratch};
-use crate::common::budget::{Budget, Meter};
+use crate::common::budget::{Budget, Meter, StopClock};
 use crate::session::{
     game::{Game, Thought},
+    parameters::TableConfig,
     table::Limits,
 };
 
@@ -47,14 +48,15 @@ where
         cap_ms: u32,
         _resources: &Self::Resources,
     ) -> Thought<Self::Move> {
-        let mut clock = StopClock::new(stop, cap_ms);
+        let cap_ns = u64::from(cap_ms).saturating_mul(1_000_000);
+        let mut clock = StopClock::new(KernelClock::new(), stop, cap_ns);
         let mut signal = SignalInterrupt;
         let mut meter = Meter::new(budget, &mut clock, &mut signal);
         copy.think(scratch, &mut meter)
     }
 
     /// Sizes the table at load; new games use `game`.
-    fn setup_table(cfg: Config, game: Self::Config) -> Result {
+    fn setup_table(cfg: TableConfig, game: Self::Config) -> Result {
         let mut t = Self::games().lock();
         t.config = Some(game);
         t.slots.clear();

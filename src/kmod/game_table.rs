@@ -2,7 +2,7 @@
 
 //! The live games of one device: each game's [`Cell`] (its session behind a mutex, and a
 //! condition variable for the end of a CPU search) and the device's table of cells, with the
-//! caps of the module parameters ([`Config`]).
+//! caps of the module parameters ([`TableConfig`](crate::session::parameters::TableConfig)).
 
 use kernel::{
     new_condvar, new_mutex,
@@ -18,17 +18,6 @@ use crate::session::{
     state::{CommandContext, Session, StatusExtra},
     table::{self, Limits, Owner, Slot},
 };
-
-/// Limits from the module parameters.
-#[derive(Clone, Copy)]
-pub(crate) struct Config {
-    pub(crate) max_games: usize,
-    pub(crate) max_user_games: usize,
-    pub(crate) tt_entries: usize,
-    pub(crate) search_contexts: usize,
-    /// The longest CPU move in milliseconds, whatever its budget (`max_move_ms`).
-    pub(crate) max_move_ms: u32,
-}
 
 /// A live game: its session and its latest reply, behind a mutex, and a condition variable
 /// signalled when a CPU search ends.

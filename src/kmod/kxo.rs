@@ -37,7 +37,7 @@ use super::kxo_records::READ_BATCH;
 use super::line_io::take_line;
 use super::pollable::{self, Pollable, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDNORM, EPOLLWRNORM};
 use crate::session::record_ring::Cursor;
-use crate::session::{command::LINE_MAX, nxn_game::Nxn, state::StatusExtra};
+use crate::session::{command::LINE_MAX, nxn_game::Nxn};
 use crate::uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME,
     KXO_IOC_SET_PAIRING, KXO_IOC_STATE, KXO_IOC_STOP,
@@ -217,9 +217,7 @@ impl MiscDevice for KxoFile {
         let raw = take_line(iov, &mut buf)?;
         let me = kiocb.file();
         let game = me.become_player()?;
-        let mut extra = StatusExtra::default();
-        me.hub.write_status(&mut extra);
-        let done = game.command(raw, &extra);
+        let done = game.command(raw, &me.hub.status());
         // A poll of this file in another thread waits for the reply.
         me.hub.reply_ready();
         done?;
@@ -278,7 +276,9 @@ impl MiscDevice for KxoFile {
                     UserSlice::new(UserPtr::from_addr(arg), size_of::<KxoPairing>())
                         .reader()
                         .read()?;
-                hub.control.set_pairing(p)?;
+                if !hub.control.set_pairing(p) {
+                    return Err(EINVAL);
+                }
             }
             _ => return Err(ENOTTY),
         }

@@ -14,14 +14,13 @@ use kernel::{
     sync::poll::{PollCondVar, PollTable},
 };
 
-use super::kxo_control::Control;
 use super::kxo_loads::Loads;
 use super::kxo_records::Records;
 use super::kxo_td::SharedTd;
 use super::owned_queue::OwnedQueue;
-use crate::session::state::StatusExtra;
+use crate::session::{kxo_control::Control, parameters::KxoConfig, state::StatusExtra};
 use crate::uapi::record::Record;
-use crate::uapi::state::{KxoState, MAX_GAMES};
+use crate::uapi::state::KxoState;
 
 /// The workqueue of the Monte Carlo work items of the N x N games (see `mc.rs`), given to the
 /// N x N table at load; destroyed (waiting for its work items) when the table lets it go at
@@ -48,23 +47,11 @@ pub(crate) struct Hub {
     replies: PollCondVar,
 }
 
-/// The hub's parameters.
-pub(crate) struct HubConfig {
-    pub(crate) latest: KVec<Record>,
-    /// Records the ring holds (`kxo_ring`).
-    pub(crate) ring: usize,
-    pub(crate) td_entries: usize,
-    pub(crate) always: bool,
-    pub(crate) period_ms: u32,
-    /// Each slot's pairing policy at load.
-    pub(crate) pairings: [[u8; 2]; MAX_GAMES],
-}
-
 impl Hub {
-    /// A hub for the games whose first records are `cfg.latest`.
-    pub(crate) fn new(cfg: HubConfig) -> Result<impl PinInit<Self, Error>> {
-        let control = Control::new(cfg.latest.len(), cfg.pairings, cfg.always, cfg.period_ms);
-        let records = Records::new(cfg.latest, cfg.ring)?;
+    /// A hub for the games of `cfg` whose first records are `latest`.
+    pub(crate) fn new(cfg: &KxoConfig, latest: KVec<Record>) -> Result<impl PinInit<Self, Error>> {
+        let control = Control::new(latest.len(), cfg.pairings, cfg.always, cfg.period_ms);
+        let records = Records::new(latest, cfg.ring)?;
         let td = SharedTd::new(cfg.td_entries)?;
         Ok(try_pin_init!(Hub {
             records <- records,
@@ -114,7 +101,7 @@ impl Hub {
         KxoState {
             games: u32::try_from(r.games).unwrap_or(u32::MAX),
             period_ms: self.control.period_ms,
-            watchers: u32::try_from(r.watchers).unwrap_or(u32::MAX),
+            watchers: u32::try_from(self.records.watchers()).unwrap_or(u32::MAX),
             paused: u8::from(r.paused),
             stopped: u8::from(self.control.halted()),
             always: u8::from(self.control.always),
@@ -126,19 +113,7 @@ impl Hub {
     }
 
     /// The machine's figures for a player file's `09`.
-    pub(crate) fn write_status(&self, out: &mut StatusExtra) {
-        let s = self.machine_state();
-        let _ = core::fmt::Write::write_fmt(
-            out,
-            format_args!(
-                " ai_games={} watchers={} paused={} stopped={} seq={} td_ready={}",
-                s.games,
-                s.watchers,
-                s.paused,
-                s.stopped,
-                s.seq,
-                u8::from(self.td.ready())
-            ),
-        );
+    pub(crate) fn status(&self) -> StatusExtra {
+        StatusExtra::kxo_machine(&self.machine_state(), self.td.ready())
     }
 }

@@ -52,11 +52,6 @@ impl Loads {
 
     /// The averages of every kind (`KXO_IOC_LOADS`).
     pub(crate) fn averages(&self) -> KxoLoads {
-        let loads = self.state.lock().loads;
-        let mut out: KxoLoads = [[0; 3]; AgentKind::COUNT];
-        for (dst, kind) in out.iter_mut().zip(AgentKind::ALL.iter()) {
-            *dst = loads.get(*kind).averages();
-        }
-        out
+        self.state.lock().loads.averages()
     }
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The records of `/dev/kxo`'s AI-vs-AI games on their way to the watchers: one
-//! [`RecordRing`] that every watcher reads with its own [`Cursor`] (kept in its file), the
-//! latest record of each game (a watcher's first read is their snapshot), pause and resume,
-//! and the queue that blocking reads and polls wait on.
+//! The records of `/dev/kxo`'s AI-vs-AI games on their way to the watchers: the session
+//! layer's [`RecordLog`] (one ring that every watcher reads with its own [`Cursor`], kept in
+//! its file; the latest record of each game, a watcher's first read; pause and resume) behind
+//! a lock, the watchers' count, and the queue that blocking reads and polls wait on.
 //!
 //! A watcher costs nothing but a count: publishing, reading, registering and leaving are O(1)
 //! (reading O(records read)), whatever the number of watchers, and the records are copied
@@ -21,37 +21,18 @@ use kernel::{
     },
 };
 
-use crate::session::record_ring::{Cursor, RecordRing};
+use crate::session::record_ring::{Cursor, LogFigures, RecordLog};
 use crate::uapi::record::Record;
 
 /// Most records returned by one `read`.
 pub(crate) const READ_BATCH: usize = 16;
 
-/// What the records' mutex protects.
-struct RecordsState {
-    /// Every published record, once (`kxo_ring` records; allocated at load).
-    ring: RecordRing<KVVec<Record>>,
-    /// The latest record of every game (for snapshots); its length is the number of games.
-    latest: KVec<Record>,
-    /// The number of the latest record published.
-    seq: u64,
-    /// `KXO_IOC_PAUSE`d: records are numbered and kept as latest, not put in the ring.
-    paused: bool,
-}
-
-/// The machine's figures of the records (`KXO_IOC_STATE`).
-pub(crate) struct RecordFigures {
-    pub(crate) games: usize,
-    pub(crate) seq: u64,
-    pub(crate) paused: bool,
-    pub(crate) watchers: usize,
-}
-
 /// Where the games' records go and where watchers read them.
 #[pin_data]
 pub(crate) struct Records {
+    /// The ring (`kxo_ring` records, allocated at load) and every game's latest record.
     #[pin]
-    state: Mutex<RecordsState>,
+    state: Mutex<RecordLog<KVVec<Record>, KVec<Record>>>,
     /// Woken when a record is published (every watcher can read it) and at unload: blocking
     /// watcher reads wait on it, watchers' `poll` registers on it.
     #[pin]
@@ -65,32 +46,17 @@ impl Records {
     pub(crate) fn new(latest: KVec<Record>, ring: usize) -> Result<impl PinInit<Self, Error>> {
         let ring = KVVec::from_elem(Record::default(), ring, GFP_KERNEL)?;
         Ok(try_pin_init!(Records {
-            state <- new_mutex!(RecordsState {
-                ring: RecordRing::new(ring),
-                latest,
-                seq: 0,
-                paused: false,
-            }),
+            state <- new_mutex!(RecordLog::new(ring, latest)),
             ready <- new_poll_condvar!(),
             watchers: AtomicUsize::new(0),
         }))
     }
 
-    /// Publishes a record: numbers it, keeps it as its game's latest, and puts it in the ring
-    /// unless paused. O(1) whatever the number of watchers.
-    pub(crate) fn publish(&self, mut r: Record) {
-        let mut st = self.state.lock();
-        st.seq = st.seq.wrapping_add(1);
-        r.seq = st.seq;
-        if let Some(l) = st.latest.get_mut(usize::from(r.game)) {
-            *l = r;
-        }
-        let paused = st.paused;
-        if !paused {
-            st.ring.push(r);
-        }
-        drop(st);
-        if !paused {
+    /// Publishes a record (numbered, kept as its game's latest, in the ring unless paused)
+    /// and wakes the readers. O(1) whatever the number of watchers.
+    pub(crate) fn publish(&self, r: Record) {
+        let woke = self.state.lock().publish(r);
+        if woke {
             self.ready.notify_all();
         }
     }
@@ -124,7 +90,7 @@ impl Records {
 
     /// `cur` has a record to read (the rest of its snapshot or a live record).
     pub(crate) fn readable(&self, cur: &Cursor) -> bool {
-        self.state.lock().ring.readable(cur)
+        self.state.lock().readable(cur)
     }
 
     /// Reads up to `max` records for the watcher at `cur` without waiting; 0 if it has none.
@@ -134,9 +100,8 @@ impl Records {
         max: usize,
         out: &mut [Record; READ_BATCH],
     ) -> usize {
-        let st = self.state.lock();
         let out = out.get_mut(..max.min(READ_BATCH)).unwrap_or(&mut []);
-        st.ring.read(cur, &st.latest, out)
+        self.state.lock().read(cur, out)
     }
 
     /// Waits (interruptibly: `ERESTARTSYS` on a signal) until a watcher at `cur` has a record
@@ -144,7 +109,7 @@ impl Records {
     /// caller reads (under its file's lock) after this returns.
     pub(crate) fn wait(&self, cur: &Cursor, unloading: &AtomicBool) -> Result {
         let mut st = self.state.lock();
-        while !st.ring.readable(cur) && !unloading.load(Ordering::Relaxed) {
+        while !st.readable(cur) && !unloading.load(Ordering::Relaxed) {
             if self.ready.wait_interruptible(&mut st) {
                 return Err(ERESTARTSYS);
             }
@@ -154,37 +119,19 @@ impl Records {
 
     /// `KXO_IOC_PAUSE`.
     pub(crate) fn pause(&self) {
-        self.state.lock().paused = true;
+        self.state.lock().pause();
     }
 
-    /// `KXO_IOC_RESUME`: publishing again, with a snapshot (every game's latest, flagged) in
-    /// the ring for every watcher.
+    /// `KXO_IOC_RESUME`: publishing again, with a snapshot in the ring for every watcher.
     pub(crate) fn resume(&self) {
-        let mut st = self.state.lock();
-        let resumed = st.paused;
-        if resumed {
-            st.paused = false;
-            let RecordsState { ring, latest, .. } = &mut *st;
-            for r in latest.iter() {
-                let mut r = *r;
-                r.flags |= Record::FLAG_SNAPSHOT;
-                ring.push(r);
-            }
-        }
-        drop(st);
-        if resumed {
+        let woke = self.state.lock().resume();
+        if woke {
             self.ready.notify_all();
         }
     }
 
     /// The figures `KXO_IOC_STATE` and `09` report.
-    pub(crate) fn figures(&self) -> RecordFigures {
-        let st = self.state.lock();
-        RecordFigures {
-            games: st.latest.len(),
-            seq: st.seq,
-            paused: st.paused,
-            watchers: self.watchers(),
-        }
+    pub(crate) fn figures(&self) -> LogFigures {
+        self.state.lock().figures()
     }
 }

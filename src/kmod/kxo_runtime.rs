@@ -30,33 +30,18 @@ use kernel::{
 };
 
 use super::clock::KernelClock;
-use super::kxo_hub::{Hub, HubConfig};
+use super::kxo_hub::Hub;
 use super::owned_queue::OwnedQueue;
 use crate::common::budget::NeverInterrupt;
 use crate::common::rng::Rng;
 use crate::kxo::arena::{Match, Memory, Settings, Step};
 use crate::kxo::mcts::{nodes_for, Node};
 use crate::kxo::negamax::{TtEntry, TT_DEFAULT_LEN};
-use crate::uapi::{pairing::RANDOM, state::MAX_GAMES};
+use crate::session::parameters::KxoConfig;
+use crate::uapi::pairing::RANDOM;
 
 /// Pre-training games per work-item run (the lock on the TD table is held for one chunk).
 const TRAIN_CHUNK: u32 = 500;
-
-/// Parameters of `/dev/kxo` (validated by the caller).
-#[derive(Clone, Copy)]
-pub(crate) struct KxoConfig {
-    pub(crate) games: usize,
-    pub(crate) period_ms: u32,
-    pub(crate) always: bool,
-    pub(crate) seed: u64,
-    pub(crate) settings: Settings,
-    pub(crate) td_entries: usize,
-    pub(crate) td_games: u32,
-    /// Records the watchers' ring holds (`kxo_ring`).
-    pub(crate) ring: usize,
-    /// Each slot's pairing policy at load (`kxo_pairings`).
-    pub(crate) pairings: [[u8; 2]; MAX_GAMES],
-}
 
 /// What a slot's mutex protects: the match and its agents' preallocated memory.
 struct AiGameState {
@@ -229,17 +214,7 @@ impl KxoRuntime {
             latest.push(game.record(), GFP_KERNEL)?;
             games.push(AiGameState { game, tt, nodes }, GFP_KERNEL)?;
         }
-        let hub = Arc::pin_init(
-            Hub::new(HubConfig {
-                latest,
-                ring: cfg.ring,
-                td_entries: cfg.td_entries,
-                always: cfg.always,
-                period_ms: cfg.period_ms,
-                pairings: cfg.pairings,
-            })?,
-            GFP_KERNEL,
-        )?;
+        let hub = Arc::pin_init(Hub::new(&cfg, latest)?, GFP_KERNEL)?;
         let mut slots = KVec::with_capacity(cfg.games, GFP_KERNEL)?;
         for g in games.into_iter() {
             let slot_hub = hub.clone();

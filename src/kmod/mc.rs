@@ -4,7 +4,7 @@
 //! work items (the game's `workers`, 1-10; [`deal`]) on the N x N games' own workqueue, and the
 //! writer sleeps on the run's condition variable until all of them are done. Unloading
 //! destroys that queue (which waits for a work item still finishing), so no work outlives the
-//! module. Every tile has its own generator ([`tile_rng`]), so the move is the same for any P.
+//! module. Every tile has its own generator ([`score_tiles`]), so the move is the same for any P.
 //!
 //! A signal to the writer ends its interruptible wait: it sets the cancel flag, which the work
 //! items check at every meter check (1024 playout moves), waits (uninterruptibly, briefly)
@@ -23,7 +23,7 @@ use super::clock::KernelClock;
 use super::owned_queue::OwnedQueue;
 use crate::common::budget::{Budget, Interrupt, Meter};
 use crate::kxo::board::Side;
-use crate::kxo::nxn::{deal, pick, score_tile, tile_rng, BoardN, Split, MAX_TILES};
+use crate::kxo::nxn::{deal, pick, score_tiles, BoardN, Split, MAX_TILES};
 use crate::session::game::Thought;
 use crate::session::nxn_game::McMove;
 
@@ -98,26 +98,15 @@ impl WorkItem for McJob {
         let mut clock = KernelClock::new();
         let mut cancel = Cancel(&run.cancel);
         let mut meter = Meter::new(run.budget, &mut clock, &mut cancel);
-        let mut m = this.tiles;
-        while m != 0 {
-            let tile = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let mut rng = tile_rng(run.seed, tile);
-            let s = score_tile(
-                &run.board,
-                run.side,
-                tile,
-                run.playouts,
-                &mut rng,
-                &mut meter,
-            );
-            if let Some(slot) = local.get_mut(usize::from(tile)) {
-                *slot = s;
-            }
-            if meter.stopped().is_some() {
-                break;
-            }
-        }
+        score_tiles(
+            &run.board,
+            run.side,
+            this.tiles,
+            run.playouts,
+            run.seed,
+            &mut meter,
+            &mut local,
+        );
         run.finish_one(&local);
     }
 }

@@ -8,10 +8,9 @@
 //! the session layer (reversi, chess, the kxo human game), with [`device_game`],
 //! [`game_table`], [`search_pool`] and [`line_io`]; [`kxo`] is `/dev/kxo`'s file operations,
 //! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
-//! [`kxo_control`], [`kxo_loads`], [`kxo_td`]), [`kxo_runtime`] its timer-driven AI-vs-AI
+//! [`kxo_loads`], [`kxo_td`], and the session layer's control flags), [`kxo_runtime`] its timer-driven AI-vs-AI
 //! games, [`mc`] the parallel Monte Carlo player of its human games, [`pollable`] the
-//! registration that gives `/dev/kxo` its `poll`; [`kunit`] holds the engines' KUnit suites (with
-//! `CONFIG_KUNIT=y`). [`owned_queue`] is the module's workqueue
+//! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
 //! wrapper; [`clock`] gives the engines a monotonic clock and the signal check.
 //!
 //! # Lock order
@@ -31,10 +30,7 @@ pub(crate) mod device_game;
 pub(crate) mod devices;
 pub(crate) mod game_device;
 pub(crate) mod game_table;
-#[cfg(CONFIG_KUNIT = "y")]
-mod kunit;
 pub(crate) mod kxo;
-pub(crate) mod kxo_control;
 pub(crate) mod kxo_hub;
 pub(crate) mod kxo_loads;
 pub(crate) mod kxo_records;
@@ -46,7 +42,6 @@ pub(crate) mod owned_queue;
 pub(crate) mod params;
 pub(crate) mod pollable;
 pub(crate) mod search_pool;
-pub(crate) mod selftest;
 pub(crate) mod string_param;
 
 use kernel::{miscdevice::MiscDeviceOptions, prelude::*, sync::Arc};
@@ -56,7 +51,6 @@ use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
 use device_game::DeviceGame;
 use game_device::GameFile;
 use owned_queue::OwnedQueue;
-use params::Plan;
 
 /// Frees the device tables and forgets the kxo hub when dropped: the last field of
 /// [`KGames`] (dropped after the devices are deregistered and the kxo machine has stopped),
@@ -96,14 +90,14 @@ impl kernel::InPlaceModule for KGames {
         // Every parameter is checked before anything is allocated.
         // Test only: one deliberate report first, so the runner's detector is proven to
         // catch it.
-        let plan = selftest::report(compat::param(&module_params::test_report))
-            .and_then(|()| Plan::from_parameters());
+        let plan = crate::ktest::report::report(compat::param(&module_params::test_report))
+            .and_then(|()| params::plan());
         let open_delay_ms = plan.as_ref().map_or(0, |p| p.open_delay_ms);
         let tables = Tables;
         let runtime = plan.and_then(|plan| {
-            Reversi::setup_table(plan.limits, ())?;
-            Chess::setup_table(plan.limits, plan.chess)?;
-            Nxn::setup_table(plan.limits, plan.nxn)?;
+            Reversi::setup_table(plan.tables, ())?;
+            Chess::setup_table(plan.tables, plan.chess)?;
+            Nxn::setup_table(plan.tables, plan.nxn)?;
             let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
             let fail_init = plan.fail_init;
             *kxo::KXO_HUB.lock() = Some(rt.hub());

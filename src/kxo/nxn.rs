@@ -408,8 +408,36 @@ pub fn pick(scores: &[Option<u32>]) -> Option<u8> {
     best.map(|(_, t)| t)
 }
 
+/// Scores the tiles of the mask `tiles` one after another, each with its own generator
+/// ([`tile_rng`]) and [`score_tile`], into `scores` (indexed by tile), until the meter stops:
+/// the tiles after that stay as they were. One work item of the parallel player does this for
+/// its share of the free tiles ([`deal`]); [`choose`] does it for all of them.
+pub fn score_tiles(
+    board: &BoardN,
+    side: Side,
+    tiles: u64,
+    playouts: u8,
+    seed: u64,
+    meter: &mut Meter<'_>,
+    scores: &mut [Option<u32>; MAX_TILES],
+) {
+    let mut m = tiles;
+    while m != 0 {
+        let tile = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let mut rng = tile_rng(seed, tile);
+        let s = score_tile(board, side, tile, playouts, &mut rng, meter);
+        if let Some(slot) = scores.get_mut(usize::from(tile)) {
+            *slot = s;
+        }
+        if meter.stopped().is_some() {
+            break;
+        }
+    }
+}
+
 /// The Monte Carlo move for `side`, scoring the free tiles one after another (what P work
-/// items do in parallel with [`score_tile`], [`tile_rng`] and [`pick`]).
+/// items do in parallel with [`score_tiles`] and [`pick`]).
 ///
 /// `None` when there is no legal move or the meter reports [`SearchEnd::Interrupted`]. If the
 /// budget runs out, the best of the tiles scored so far plays, or the lowest free tile if
@@ -426,19 +454,7 @@ pub fn choose(
         return None;
     }
     let mut scores = [None; MAX_TILES];
-    let mut m = legal;
-    while m != 0 {
-        let tile = m.trailing_zeros() as u8;
-        m &= m - 1;
-        let mut rng = tile_rng(seed, tile);
-        let s = score_tile(board, side, tile, playouts, &mut rng, meter);
-        if let Some(slot) = scores.get_mut(usize::from(tile)) {
-            *slot = s;
-        }
-        if meter.stopped().is_some() {
-            break;
-        }
-    }
+    score_tiles(board, side, legal, playouts, seed, meter, &mut scores);
     if meter.stopped() == Some(SearchEnd::Interrupted) {
         return None;
     }

@@ -12,6 +12,7 @@
 use crate::uapi::agent::AgentKind;
 #[cfg(not(MODULE))]
 pub use crate::uapi::load::hundredths;
+use crate::uapi::load::KxoLoads;
 pub use crate::uapi::load::FIXED_1;
 #[cfg(not(MODULE))]
 pub use crate::uapi::load::FSHIFT;
@@ -141,6 +142,15 @@ impl AgentLoads {
             .get(usize::from(kind.id()))
             .copied()
             .unwrap_or(LoadAvg::ZERO)
+    }
+
+    /// Every kind's averages, in the order of [`AgentKind::ALL`] (`KXO_IOC_LOADS`).
+    pub fn averages(&self) -> KxoLoads {
+        let mut out: KxoLoads = [[0; 3]; AgentKind::COUNT];
+        for (dst, kind) in out.iter_mut().zip(AgentKind::ALL.iter()) {
+            *dst = self.get(*kind).averages();
+        }
+        out
     }
 }
 

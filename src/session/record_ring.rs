@@ -167,6 +167,96 @@ impl<B: DerefMut<Target = [Record]>> RecordRing<B> {
     }
 }
 
+/// What `/dev/kxo` publishes to its watchers: the [`RecordRing`], the latest record of each
+/// game (a reader's snapshot), the number of the latest record published, and pause and
+/// resume. The device keeps it behind one lock and wakes its readers when a call says so.
+///
+/// Invariant: `latest` has one record per game, the same length at every call.
+#[derive(Debug)]
+pub struct RecordLog<B, L> {
+    ring: RecordRing<B>,
+    latest: L,
+    seq: u64,
+    paused: bool,
+}
+
+/// The log's figures (`KXO_IOC_STATE` and a kxo player's `09`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogFigures {
+    /// The games (records in `latest`).
+    pub games: usize,
+    /// The number of the latest record published.
+    pub seq: u64,
+    /// Paused (`KXO_IOC_PAUSE`).
+    pub paused: bool,
+}
+
+impl<B: DerefMut<Target = [Record]>, L: DerefMut<Target = [Record]>> RecordLog<B, L> {
+    /// A log over the ring's storage `ring` for the games whose first records are `latest`.
+    pub const fn new(ring: B, latest: L) -> Self {
+        RecordLog {
+            ring: RecordRing::new(ring),
+            latest,
+            seq: 0,
+            paused: false,
+        }
+    }
+
+    /// Publishes a record: numbers it, keeps it as its game's latest, and puts it in the ring
+    /// unless paused. True when it went into the ring (readers have something new).
+    pub fn publish(&mut self, mut r: Record) -> bool {
+        self.seq = self.seq.wrapping_add(1);
+        r.seq = self.seq;
+        if let Some(l) = self.latest.get_mut(usize::from(r.game)) {
+            *l = r;
+        }
+        if !self.paused {
+            self.ring.push(r);
+        }
+        !self.paused
+    }
+
+    /// `KXO_IOC_PAUSE`: records are numbered and kept as latest, not put in the ring.
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    /// `KXO_IOC_RESUME`: publishing again, with a snapshot (every game's latest, flagged
+    /// [`Record::FLAG_SNAPSHOT`]) in the ring for every reader. True when it was paused
+    /// (readers have something new).
+    pub fn resume(&mut self) -> bool {
+        if !self.paused {
+            return false;
+        }
+        self.paused = false;
+        for r in self.latest.iter() {
+            let mut r = *r;
+            r.flags |= Record::FLAG_SNAPSHOT;
+            self.ring.push(r);
+        }
+        true
+    }
+
+    /// `cur` has a record to read (the rest of its snapshot or a live record).
+    pub fn readable(&self, cur: &Cursor) -> bool {
+        self.ring.readable(cur)
+    }
+
+    /// Reads up to `out.len()` records for the reader at `cur` (see [`RecordRing::read`]).
+    pub fn read(&self, cur: &mut Cursor, out: &mut [Record]) -> usize {
+        self.ring.read(cur, &self.latest, out)
+    }
+
+    /// The log's figures.
+    pub fn figures(&self) -> LogFigures {
+        LogFigures {
+            games: self.latest.len(),
+            seq: self.seq,
+            paused: self.paused,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +367,41 @@ mod tests {
         assert_eq!(ring.read(&mut cur, &[], &mut out), 0);
         assert_eq!(cur.lost(), 1);
         assert!(!ring.readable(&cur));
+    }
+
+    #[test]
+    fn the_log_numbers_records_and_a_resume_gives_a_flagged_snapshot() {
+        let mut log = RecordLog::new(vec![Record::default(); 8], vec![rec(0, 0), rec(1, 0)]);
+        let mut cur = Cursor::NEW;
+        let mut out = [Record::default(); 8];
+        assert_eq!(
+            log.read(&mut cur, &mut out),
+            2,
+            "the snapshot of both games"
+        );
+        assert!(
+            log.publish(rec(1, 99)),
+            "a published record wakes the readers"
+        );
+        log.pause();
+        assert!(!log.publish(rec(0, 99)), "paused: nothing for the readers");
+        assert_eq!(
+            log.figures(),
+            LogFigures {
+                games: 2,
+                seq: 2,
+                paused: true
+            }
+        );
+        assert!(log.resume() && !log.resume(), "only a paused log resumes");
+        let n = log.read(&mut cur, &mut out);
+        let got: Vec<(u16, u64, bool)> = out[..n]
+            .iter()
+            .map(|r| (r.game, r.seq, r.is_snapshot()))
+            .collect();
+        // The live record, then the snapshot of the resume: game 0's latest is the record
+        // published while paused, which never went into the ring.
+        assert_eq!(got, [(1, 1, false), (0, 2, true), (1, 1, true)]);
+        assert!(!log.readable(&cur));
     }
 }

@@ -14,6 +14,7 @@ use super::game::{Game, Thought};
 use super::protocol::Request;
 use super::reply::{Reply, Word};
 use crate::common::budget::Budget;
+use crate::uapi::state::KxoState;
 
 /// Table figures shown by `09`, and the device's own extra `key=value` pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +52,23 @@ impl StatusExtra {
     /// The text.
     pub fn as_bytes(&self) -> &[u8] {
         self.buf.get(..self.len).unwrap_or(&[])
+    }
+
+    /// What a kxo player file's `09` adds: the AI-vs-AI machine's figures `s`, and whether
+    /// the TD agent is trained (docs/protocol.md, "kxo machine keys").
+    pub fn kxo_machine(s: &KxoState, td_ready: bool) -> Self {
+        let mut out = StatusExtra::default();
+        // 99 bytes at most (every figure at its widest): the buffer's 128 hold it.
+        let _ = out.write_fmt(format_args!(
+            " ai_games={} watchers={} paused={} stopped={} seq={} td_ready={}",
+            s.games,
+            s.watchers,
+            s.paused,
+            s.stopped,
+            s.seq,
+            u8::from(td_ready)
+        ));
+        out
     }
 }
 

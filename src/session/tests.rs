@@ -591,3 +591,31 @@ fn reversi_replies_as_tabled() {
         );
     }
 }
+
+#[test]
+fn kxo_machine_figures_fit_the_status_at_their_widest() {
+    use super::state::StatusExtra;
+    use crate::uapi::state::{KxoState, MAX_GAMES};
+    let mut s = KxoState {
+        games: 9,
+        period_ms: 100,
+        watchers: 2,
+        paused: 0,
+        stopped: 1,
+        always: 0,
+        agents: 31,
+        seq: 40,
+        reserved: [0; 8],
+        pairings: [[0; 2]; MAX_GAMES],
+    };
+    assert_eq!(
+        StatusExtra::kxo_machine(&s, true).as_bytes(),
+        b" ai_games=9 watchers=2 paused=0 stopped=1 seq=40 td_ready=1"
+    );
+    (s.games, s.watchers, s.paused, s.stopped, s.seq) = (u32::MAX, u32::MAX, 255, 255, u64::MAX);
+    let widest = StatusExtra::kxo_machine(&s, false);
+    assert_eq!(widest.as_bytes().len(), 99);
+    assert!(widest
+        .as_bytes()
+        .ends_with(b" seq=18446744073709551615 td_ready=0"));
+}

@@ -1,50 +1,40 @@
 //! The host's wall clock for searches run in this process.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use kgames_common::budget::Clock;
+use kgames_common::budget::{Clock, StopClock};
 
 /// Monotonic nanoseconds since the clock was made ([`Instant`]), for a
-/// [`Meter`](kgames_common::budget::Meter) on the host. A stoppable clock jumps to the end of
-/// time once its flag is set, so the meter ends the search as if the budget were spent and
-/// the best move so far is played (what `KGAMES_IOC_STOP_SEARCH` does on the device).
-pub struct WallClock<'a> {
+/// [`Meter`](kgames_common::budget::Meter) on the host.
+pub struct WallClock {
     start: Instant,
-    stop: Option<&'a AtomicBool>,
 }
 
-impl WallClock<'static> {
+impl WallClock {
     /// A clock starting now.
     pub fn new() -> Self {
         WallClock {
             start: Instant::now(),
-            stop: None,
         }
+    }
+
+    /// A clock starting now that reads `u64::MAX` once `stop` is set, so the meter ends the
+    /// search as if the budget were spent and the best move so far is played (what
+    /// `KGAMES_IOC_STOP_SEARCH` does on the device).
+    pub fn stoppable(stop: &AtomicBool) -> StopClock<'_, WallClock> {
+        StopClock::new(WallClock::new(), stop, u64::MAX)
     }
 }
 
-impl Default for WallClock<'static> {
+impl Default for WallClock {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<'a> WallClock<'a> {
-    /// A clock starting now that reads `u64::MAX` once `stop` is set.
-    pub fn stoppable(stop: &'a AtomicBool) -> Self {
-        WallClock {
-            start: Instant::now(),
-            stop: Some(stop),
-        }
-    }
-}
-
-impl Clock for WallClock<'_> {
+impl Clock for WallClock {
     fn now_ns(&mut self, _nodes: u64) -> u64 {
-        if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return u64::MAX;
-        }
         // Below u64::MAX: only a stop reads as the end of time.
         u64::try_from(self.start.elapsed().as_nanos()).map_or(u64::MAX - 1, |n| n.min(u64::MAX - 1))
     }
@@ -54,6 +44,7 @@ impl Clock for WallClock<'_> {
 mod tests {
     use super::*;
     use kgames_common::budget::{Budget, Meter, NeverInterrupt, SearchEnd};
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn time_passes_and_a_stop_ends_the_budget() {

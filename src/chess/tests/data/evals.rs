@@ -1,6 +1,6 @@
 //! The built-in network's evaluations of a fixed set of positions (centipawns, side to move),
 //! as the host computes them. Included by path (`#[path]`) by the host test `tests/nnue.rs` and
-//! by kgames.ko's KUnit suite `kgames_chess` (src/kmod/kunit.rs): the same network built by the
+//! by kgames.ko's KUnit suite `kgames_chess` (src/ktest/kunit.rs): the same network built by the
 //! kernel's compiler for the kernel's target gives the same numbers. A new network changes them:
 //! `cargo test -p kgames-chess --test nnue tabled` prints the new values.
 

@@ -1,7 +1,7 @@
 //! Perft cases as data: exact leaf counts of the legal move tree, from the chessprogramming
 //! wiki's "Perft Results" page (positions 1-6) and Martin Sedlak's TalkChess collection of
 //! special cases. Included by path (`#[path]`) by the host test `tests/perft.rs` and by
-//! kgames.ko's KUnit suite `kgames_chess` (src/kmod/kunit.rs), which runs the small ones.
+//! kgames.ko's KUnit suite `kgames_chess` (src/ktest/kunit.rs), which runs the small ones.
 
 /// (FEN, depth, expected leaf count).
 pub type Case = (&'static str, u32, u64);

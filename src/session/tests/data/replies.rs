@@ -1,7 +1,7 @@
 //! A reversi session's replies to a fixed sequence of commands, none of which asks the CPU to
 //! search: rejections (each leaves the game as it was), a new game, a budget, a move, the
 //! board and the position. Included by path (`#[path]`) by the host tests (`tests.rs`) and by
-//! kgames.ko's KUnit suite `kgames_session` (src/kmod/kunit.rs).
+//! kgames.ko's KUnit suite `kgames_session` (src/ktest/kunit.rs).
 
 /// (command, the whole reply), in order, on a new session.
 pub const REVERSI_REPLIES: &[(&[u8], &[u8])] = &[

@@ -32,8 +32,8 @@ mod session_replies;
 
 use kernel::prelude::*;
 
-use super::clock::KernelClock;
 use crate::common::budget::{Budget, Meter, NeverInterrupt};
+use crate::kmod::clock::KernelClock;
 
 /// Runs `f` with a meter of `budget` nodes that no signal stops.
 fn with_meter<R>(budget: u64, f: impl FnOnce(&mut Meter<'_>) -> R) -> R {

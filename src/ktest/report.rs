@@ -65,7 +65,7 @@ fn scrub_stack() {
 ///
 /// Called by the hrtimer core only, with the timer it was set up for.
 unsafe extern "C" fn never(_t: *mut bindings::hrtimer) -> bindings::hrtimer_restart {
-    super::compat::HRTIMER_NORESTART
+    crate::kmod::compat::HRTIMER_NORESTART
 }
 
 fn free_active_timer() -> Result {
