@@ -350,21 +350,6 @@ impl State {
         lines
     }
 
-    /// The move list as text, one line per move number (`1. e4 e5`).
-    pub fn move_text(&self) -> Vec<String> {
-        self.move_lines()
-            .iter()
-            .map(|l| {
-                let mut s = l.label.clone();
-                for &i in &l.plies {
-                    s.push(' ');
-                    s.push_str(self.moves.get(i).map_or("?", String::as_str));
-                }
-                s
-            })
-            .collect()
-    }
-
     /// The game as it was after `plies` plies (0: the start), to look at: the board of then,
     /// no last moves, no legal moves. `None` past the moves played.
     pub fn at_ply(&self, plies: usize) -> Option<State> {

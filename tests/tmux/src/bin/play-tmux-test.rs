@@ -914,6 +914,23 @@ fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
         run.wait(|s| s.contains(" r  n  b  q  k  b  n  r") && !s.contains('♜')),
     )?;
     run.quit(tap);
+
+    // --ascii in a UTF-8 locale with 256 colours: the plain board all the same.
+    let run = Run::start_looking(
+        ctx,
+        "looks-ascii",
+        &[utf8, "TERM=xterm-256color"],
+        &["chess", "--budget", "N500", "--ascii"],
+    )
+    .ok()?;
+    step(
+        tap,
+        "looks: --ascii in a UTF-8 locale gives the plain board (letters, no colour)",
+        run.wait(|s| s.contains(" r  n  b  q  k  b  n  r") && !s.contains('♜'))
+            .map(|_| run.colours())
+            .and_then(want(|e| !any_colour(e))),
+    )?;
+    run.quit(tap);
     Some(())
 }
 
