@@ -162,6 +162,25 @@ printf '%s\n' "$cmd" > "$out/cmd.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
 set +e
+# A boot that has not reached guest.sh (which makes $out/booted) in $boot_limit s is stopped
+# and booted again, once, in both modes below.
+boot_limit=${KGAMES_BOOT_LIMIT:-300}
+[ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
+# boot_watchdog PID: waits until the guest has booted, PID has ended or $boot_limit s have
+# passed; fails, after killing QEMU, if PID still runs and the guest has not booted. QEMU is
+# virtme-ng's child: found by the folder it shares with the guest.
+boot_watchdog() {
+    local waited=0
+    while [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
+        sleep 1; waited=$((waited + 1))
+    done
+    if [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null; then
+        echo "kgames: the guest did not boot in $boot_limit s: stopping it" >&2
+        pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
+        return 1
+    fi
+}
+
 if [ "$mode" = shell ]; then
     # Interactive: virtme-ng's console session, with guest.sh as root's login shell (it drops to
     # nobody). The kernel's console messages stay out of the shell (quiet; the guest's dmesg is
@@ -174,8 +193,6 @@ if [ "$mode" = shell ]; then
     trap resize WINCH
     # A boot that dies before guest.sh runs (the TCG boot failures below, under "Batch") or
     # has not reached it in $boot_limit s is started again, once, with the size sent again.
-    boot_limit=${KGAMES_BOOT_LIMIT:-300}
-    [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
     for attempt in 1 2; do
         rm -f "$out/booted"
         vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
@@ -188,14 +205,7 @@ if [ "$mode" = shell ]; then
         if [ -t 0 ] && size=$(stty size 2>/dev/null); then
             timeout 120 bash -c 'echo "$1" > "$2"' _ "$size" "$out/winsize.in" &
         fi
-        ( waited=0
-          while [ ! -e "$out/booted" ] && kill -0 "$pid" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
-              sleep 1; waited=$((waited + 1))
-          done
-          if [ ! -e "$out/booted" ] && kill -0 "$pid" 2>/dev/null; then
-              echo "kgames: the guest did not boot in $boot_limit s: stopping it" >&2
-              pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
-          fi ) &
+        boot_watchdog "$pid" &
         watchdog=$!
         # `wait` returns early (status > 128) when a trap runs: wait again while the VM lives.
         while :; do
@@ -223,21 +233,13 @@ else
     # A boot that never reaches guest.sh (seen once under TCG, 2026-11-26: the guest stopped in
     # "smpboot: x86: Booting SMP configuration" with QEMU spinning) is stopped after
     # $boot_limit s and booted again, once; the first attempt's console is kept.
-    boot_limit=${KGAMES_BOOT_LIMIT:-300}
-    [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
     for attempt in 1 2; do
         rm -f "$out/booted"
         timeout "$vm_limit" vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
             > >(tee "$out/stdout.log") 2> "$out/console.log" &
         vpid=$!
-        waited=0
-        while [ ! -e "$out/booted" ] && kill -0 "$vpid" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
-            sleep 1; waited=$((waited + 1))
-        done
-        if [ ! -e "$out/booted" ] && kill -0 "$vpid" 2>/dev/null; then
-            echo "the guest did not boot in $boot_limit s (attempt $attempt of 2): stopping it" >&2
-            # QEMU is virtme-ng's child: found by the folder it shares with the guest.
-            pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
+        if ! boot_watchdog "$vpid"; then
+            echo "kgames: boot attempt $attempt of 2 stopped" >&2
             kill "$vpid" 2>/dev/null
             wait "$vpid"
             cp "$out/console.log" "$out/console-boot$attempt.log"
