@@ -148,6 +148,16 @@ impl Client {
         go: &str,
         patience: Duration,
     ) -> Result<String, String> {
+        self.best_move_lines(moves, go, patience).map(|(mv, _)| mv)
+    }
+
+    /// [`Client::best_move`], with every line the engine printed for it (its `info` lines).
+    pub fn best_move_lines(
+        &mut self,
+        moves: &[String],
+        go: &str,
+        patience: Duration,
+    ) -> Result<(String, Vec<String>), String> {
         let mut position = String::from("position startpos");
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -155,8 +165,19 @@ impl Client {
         }
         self.send(&position)?;
         self.send(&format!("go {go}"))?;
-        self.bestmove(patience).map(|(mv, _)| mv)
+        self.bestmove(patience)
     }
+}
+
+/// The depth of the last `info depth N` line among `lines` (the deepest iteration the engine
+/// finished or started for its move); `None` when it printed none.
+pub fn last_depth(lines: &[String]) -> Option<u32> {
+    lines.iter().rev().find_map(|l| {
+        let mut words = l.split_whitespace();
+        (words.next() == Some("info") && words.next() == Some("depth"))
+            .then(|| words.next()?.parse().ok())
+            .flatten()
+    })
 }
 
 impl Drop for Client {
@@ -167,5 +188,25 @@ impl Drop for Client {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_depth;
+
+    #[test]
+    fn the_last_info_depth_counts() {
+        let lines: Vec<String> = [
+            "info depth 9 seldepth 12 multipv 1 score cp 31 nodes 9000 pv e2e4",
+            "info depth 10 seldepth 14 multipv 1 score cp 28 nodes 21000 pv e2e4",
+            "info depth 10 currmove d2d4 currmovenumber 2",
+            "info string skill pick",
+            "bestmove e2e4",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(last_depth(&lines), Some(10));
+        assert_eq!(last_depth(&lines[3..]), None);
     }
 }

@@ -42,6 +42,16 @@ fn two_game_smoke_match() {
     for g in &games {
         assert!(by_rules.iter().any(|r| g.contains(r)), "{g}");
     }
+    // Stockfish's depth is counted per move; Skill Level 0 picks at depth 1, so none below.
+    let depth = text
+        .lines()
+        .find(|l| l.starts_with("level  0: the opponent's depth: mean "))
+        .unwrap_or_else(|| panic!("no depth line: {text}"));
+    assert!(
+        depth.contains("; below depth 1 (where its skill picks): 0 (0.0%)"),
+        "{depth}"
+    );
+    assert!(games.iter().all(|g| g.contains(", their depth ")), "{text}");
     let row = text
         .lines()
         .find(|l| l.starts_with("| 0 | 2 |"))

@@ -4,15 +4,17 @@
 //! threefold repetition), and prints per level wins, draws, losses, the score and the Elo
 //! difference with its 95% margin. See docs/tools/uci.md.
 
+mod depths;
 mod elo;
 mod openings;
 
 use clap::Parser;
+use depths::Depths;
 use elo::Tally;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::notation::parse_uci;
 use kgames_chess::square::Color;
-use kgames_uci::client::Client;
+use kgames_uci::client::{last_depth, Client};
 use kgames_uci::stockfish::find_stockfish;
 use std::path::Path;
 use std::time::Duration;
@@ -72,13 +74,15 @@ fn default_engine() -> String {
     format!("{program} --host")
 }
 
-/// Plays one game; `ours_white` decides the colours. Returns the result, why, and the moves.
+/// Plays one game; `ours_white` decides the colours. Returns the result, why, and the moves;
+/// the depth of each move of the opponent (its last `info depth`) goes into `depths`.
 fn play_game(
     ours: &mut Client,
     theirs: &mut Client,
     opening: &str,
     ours_white: bool,
     args: &Args,
+    depths: &mut Depths,
 ) -> Result<(Result3, String, Vec<String>), String> {
     let mut game = Game::new();
     let mut moves: Vec<String> = Vec::new();
@@ -112,7 +116,14 @@ fn play_game(
         } else {
             (&mut *theirs, &theirs_go)
         };
-        let answer = client.best_move(&moves, go, patience);
+        let answer = client
+            .best_move_lines(&moves, go, patience)
+            .map(|(mv, lines)| {
+                if !ours_to_move {
+                    depths.add(last_depth(&lines));
+                }
+                mv
+            });
         let legal = answer
             .as_ref()
             .ok()
@@ -188,27 +199,43 @@ fn run() -> Result<(), String> {
             None => Client::start(&stockfish, &options)?,
         };
         let mut tally = Tally::default();
+        // Stockfish's Skill Level L picks its move when the iteration of depth L + 1 ends:
+        // a shallower search plays a weaker level than its number.
+        let mut depths = Depths::default();
+        let needed = (args.opponent.is_none() && level < 20).then_some(level + 1);
         for g in 0..args.games {
             let (name, opening) = openings::opening(args.first_opening + g as usize / 2);
             let ours_white = g % 2 == 0;
-            let (result, why, moves) =
-                play_game(&mut ours, &mut theirs, &opening, ours_white, &args)?;
+            let before = depths;
+            let (result, why, moves) = play_game(
+                &mut ours,
+                &mut theirs,
+                &opening,
+                ours_white,
+                &args,
+                &mut depths,
+            )?;
             match result {
                 Result3::Win => tally.wins += 1,
                 Result3::Draw => tally.draws += 1,
                 Result3::Loss => tally.losses += 1,
             }
             println!(
-                "level {level:>2} game {:>3} {:<24} ours {} {:?} ({why}, {} plies)",
+                "level {level:>2} game {:>3} {:<24} ours {} {:?} ({why}, {} plies, their depth {})",
                 g + 1,
                 name,
                 if ours_white { "white" } else { "black" },
                 result,
-                moves.len()
+                moves.len(),
+                depths.since(&before).mean_text()
             );
             if args.verbose {
                 println!("  {}", moves.join(" "));
             }
+        }
+        println!("level {level:>2}: {}", depths.summary(needed));
+        if let Some(warning) = needed.and_then(|d| depths.warning(d)) {
+            println!("warning: {warning}");
         }
         table.push((level, tally));
     }
