@@ -255,7 +255,9 @@ impl<'n> Network<'n> {
 
     /// Sets `acc` to `parent`'s accumulator updated from position `before` to `after`: the
     /// columns of the pieces that left a square are subtracted, those of the pieces that
-    /// arrived added (any move, castling, en passant, promotion or a null move alike).
+    /// arrived added (any move, castling, en passant, promotion or a null move alike). Only
+    /// the `H` sums in use are written, in one pass from `parent` for the moves of a game
+    /// (at most two pieces leave and two arrive; more fall back to one pass per piece).
     pub fn update(
         &self,
         parent: &Accumulator,
@@ -263,7 +265,13 @@ impl<'n> Network<'n> {
         after: &Position,
         acc: &mut Accumulator,
     ) {
-        *acc = *parent;
+        let none = Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        };
+        let mut gone: [(Piece, Square); 2] = [(none, Square::A1); 2];
+        let mut came: [(Piece, Square); 2] = [(none, Square::A1); 2];
+        let (mut n_gone, mut n_came, mut more) = (0, 0, false);
         for color in Color::ALL {
             for role in Role::ALL {
                 let piece = Piece { color, role };
@@ -271,6 +279,79 @@ impl<'n> Network<'n> {
                 if b == a {
                     continue;
                 }
+                for sq in b & !a {
+                    match gone.get_mut(n_gone) {
+                        Some(slot) => *slot = (piece, sq),
+                        None => more = true,
+                    }
+                    n_gone += 1;
+                }
+                for sq in a & !b {
+                    match came.get_mut(n_came) {
+                        Some(slot) => *slot = (piece, sq),
+                        None => more = true,
+                    }
+                    n_came += 1;
+                }
+            }
+        }
+        if more {
+            *acc = *parent;
+            self.apply_all(acc, before, after);
+            return;
+        }
+        let h = self.hidden;
+        for (persp, (dst, src)) in Color::ALL
+            .into_iter()
+            .zip(acc.v.iter_mut().zip(parent.v.iter()))
+        {
+            let (Some(dst), Some(src)) = (dst.get_mut(..h), src.get(..h)) else {
+                continue;
+            };
+            let col = |(piece, sq): (Piece, Square)| self.column(feature(persp, piece, sq));
+            match (&gone[..n_gone], &came[..n_came]) {
+                // A quiet move.
+                ([g], [c]) => {
+                    let (g, c) = (Values(col(*g)), Values(col(*c)));
+                    for ((d, s), (wg, wc)) in dst.iter_mut().zip(src).zip(g.zip(c)) {
+                        *d = s.wrapping_sub(wg).wrapping_add(wc);
+                    }
+                }
+                // A capture, en passant, a promotion with a capture.
+                ([g0, g1], [c]) => {
+                    let (g0, g1, c) = (Values(col(*g0)), Values(col(*g1)), Values(col(*c)));
+                    for ((d, s), ((w0, w1), wc)) in dst.iter_mut().zip(src).zip(g0.zip(g1).zip(c)) {
+                        *d = s.wrapping_sub(w0).wrapping_sub(w1).wrapping_add(wc);
+                    }
+                }
+                // Castling, a null move, anything else: copy, then one pass per piece.
+                (gone, came) => {
+                    // Element by element: `copy_from_slice`'s length panic is a path
+                    // objtool refuses in the module.
+                    for (d, s) in dst.iter_mut().zip(src) {
+                        *d = *s;
+                    }
+                    for g in gone {
+                        for (d, w) in dst.iter_mut().zip(Values(col(*g))) {
+                            *d = d.wrapping_sub(w);
+                        }
+                    }
+                    for c in came {
+                        for (d, w) in dst.iter_mut().zip(Values(col(*c))) {
+                            *d = d.wrapping_add(w);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Updates `acc` from `before` to `after` one piece at a time (any two positions).
+    fn apply_all(&self, acc: &mut Accumulator, before: &Position, after: &Position) {
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let (b, a) = (before.by_piece(piece), after.by_piece(piece));
                 for sq in b & !a {
                     self.sub(acc, piece, sq);
                 }
