@@ -166,16 +166,17 @@ set +e
 # and booted again, once, in both modes below.
 boot_limit=${KGAMES_BOOT_LIMIT:-300}
 [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
-# boot_watchdog PID: waits until the guest has booted, PID has ended or $boot_limit s have
-# passed; fails, after killing QEMU, if PID still runs and the guest has not booted. QEMU is
-# virtme-ng's child: found by the folder it shares with the guest.
+# boot_watchdog PID [WHICH]: waits until the guest has booted, PID has ended or $boot_limit s
+# have passed; fails, after killing QEMU, if PID still runs and the guest has not booted (the
+# message names WHICH attempt). QEMU is virtme-ng's child: found by the folder it shares with
+# the guest.
 boot_watchdog() {
     local waited=0
     while [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
         sleep 1; waited=$((waited + 1))
     done
     if [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null; then
-        echo "kgames: the guest did not boot in $boot_limit s: stopping it" >&2
+        echo "kgames: the guest did not boot in $boot_limit s${2:+ ($2)}: stopping it" >&2
         pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
         return 1
     fi
@@ -238,8 +239,7 @@ else
         timeout "$vm_limit" vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
             > >(tee "$out/stdout.log") 2> "$out/console.log" &
         vpid=$!
-        if ! boot_watchdog "$vpid"; then
-            echo "kgames: boot attempt $attempt of 2 stopped" >&2
+        if ! boot_watchdog "$vpid" "attempt $attempt of 2"; then
             kill "$vpid" 2>/dev/null
             wait "$vpid"
             cp "$out/console.log" "$out/console-boot$attempt.log"

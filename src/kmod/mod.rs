@@ -8,10 +8,11 @@
 //! the session layer (reversi, chess, the kxo human game), with [`device_game`],
 //! [`game_table`], [`search_pool`] and [`line_io`]; [`kxo`] is `/dev/kxo`'s file operations,
 //! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
-//! [`kxo_loads`], [`kxo_td`], and the session layer's control flags), [`kxo_runtime`] its timer-driven AI-vs-AI
-//! games, [`mc`] the parallel Monte Carlo player of its human games, [`pollable`] the
-//! registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the module's workqueue
-//! wrapper; [`clock`] gives the engines a monotonic clock and the signal check.
+//! [`kxo_loads`], [`kxo_td`], and the session layer's control flags), [`kxo_runtime`] its
+//! timer-driven AI-vs-AI games, [`mc`] the parallel Monte Carlo player of its human games,
+//! [`pollable`] the registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the
+//! module's workqueue wrapper; [`clock`] gives the engines a monotonic clock and the signal
+//! check.
 //!
 //! # Lock order
 //!

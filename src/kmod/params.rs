@@ -35,7 +35,8 @@ pub(crate) fn plan() -> Result<Plan> {
         test_open_delay_ms: param(&p::test_open_delay_ms),
     };
     Plan::check(&values).map_err(|e| {
-        // The kernel's `pr_err!` prints `core::fmt::Arguments`, not a `Display` type.
+        // The kernel's `pr_err!` takes `kernel::fmt::Display` arguments: `core::fmt::Arguments`
+        // is one, `ParamError` (a `core::fmt::Display`) is not.
         pr_err!("{}\n", format_args!("{e}"));
         EINVAL
     })

@@ -915,7 +915,8 @@ fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     )?;
     run.quit(tap);
 
-    // --ascii in a UTF-8 locale with 256 colours: the plain board all the same.
+    // --ascii in a UTF-8 locale with 256 colours: the letters board, none of the picture's
+    // colours (the opening screen has no last move to colour).
     let run = Run::start_looking(
         ctx,
         "looks-ascii",
@@ -925,7 +926,7 @@ fn looks(ctx: &Ctx, tap: &mut Tap) -> Option<()> {
     .ok()?;
     step(
         tap,
-        "looks: --ascii in a UTF-8 locale gives the plain board (letters, no colour)",
+        "looks: --ascii in a UTF-8 locale gives the letters board, no picture colours",
         run.wait(|s| s.contains(" r  n  b  q  k  b  n  r") && !s.contains('♜'))
             .map(|_| run.colours())
             .and_then(want(|e| !any_colour(e))),

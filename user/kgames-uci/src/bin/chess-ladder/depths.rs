@@ -109,7 +109,7 @@ impl Depths {
                  Skill Level {} picks its move: it played weaker than its level (a loaded or \
                  slow machine, or too short a time per move)",
                 self.moves,
-                needed - 1
+                needed.saturating_sub(1)
             )
         })
     }
