@@ -2,8 +2,8 @@
 //!
 //! Scores are final disc differences for the side to move, empties given to the winner (the
 //! FFO convention), in -64..=64. Move ordering: the table's move, then fastest-first (fewest
-//! replies for the opponent, weighted for corners and potential mobility), corners, and parity
-//! (moves into quadrants with an odd number of empties). Cutoffs: the table, enhanced
+//! replies for the opponent, corner replies weighted most, then potential mobility), and
+//! corners. Cutoffs: the table, enhanced
 //! transposition cutoffs (children looked up first) and a stability cap (the opponent's stable
 //! discs bound our score). With few empties the solver drops the table and sorting and only
 //! orders by parity; the last two empties are solved by dedicated code, the last one by
@@ -24,9 +24,9 @@ use super::tt::{self, Bound, NO_MOVE};
 /// four, the dedicated code of `lastmoves`).
 const SMALL_EMPTIES: u32 = 6;
 /// At or above this many empties the table is probed and updated.
-const TT_MIN_EMPTIES: u32 = 9;
+const TT_MIN_EMPTIES: u32 = 7;
 /// At or above this many empties, children are looked up before searching (ETC).
-const ETC_MIN_EMPTIES: u32 = 14;
+const ETC_MIN_EMPTIES: u32 = 12;
 
 /// The stability cutoff is tried when alpha is at least this.
 const STABILITY_MIN_ALPHA: i32 = 16;
@@ -103,8 +103,6 @@ impl Searcher<'_, '_, '_> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
-        let empty = !(me | opp);
-
         // Stability cutoff: the opponent's stable discs cap our final score.
         if alpha >= STABILITY_MIN_ALPHA {
             let cap = 64 - 2 * stable_discs(opp, me | opp).count_ones() as i32;
@@ -132,7 +130,6 @@ impl Searcher<'_, '_, '_> {
             }
         }
 
-        let odd = odd_regions(empty);
         let mut list = MoveList::new();
         for sq in Squares(moves) {
             let bit = square_bit(sq);
@@ -153,13 +150,10 @@ impl Searcher<'_, '_, '_> {
                 }
                 let replies = bitboard::moves(nopp, nme);
                 let mut s = 700 - 24 * replies.count_ones() as i32;
-                s -= 12 * (replies & CORNERS).count_ones() as i32;
+                s -= 36 * (replies & CORNERS).count_ones() as i32;
                 s -= 3 * (bitboard::neighbours(nme) & !(nme | nopp)).count_ones() as i32;
                 if bit & CORNERS != 0 {
                     s += 20;
-                }
-                if bit & odd != 0 {
-                    s += 12;
                 }
                 s
             };

@@ -7,7 +7,7 @@
 //! skips most illegal squares before computing flips. Every `sq` is a square index taken
 //! modulo 64 by the functions it reaches, so no input can index out of bounds.
 
-use super::bitboard::{flips, square_bit, Bitboard, ADJACENT};
+use super::bitboard::{flips, square_bit, Bitboard, ADJACENT, COLUMN_A};
 use super::position::final_score;
 
 /// No move found yet (below every score).
@@ -163,11 +163,11 @@ pub(crate) fn solve_2(
 pub(crate) fn solve_last(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
     // With one empty, mine + theirs = 63: d = mine - theirs is odd.
     let d = me.count_ones() as i32 * 2 - 63;
-    let f = try_move(me, opp, sq).count_ones() as i32;
+    let f = last_flip_count(me, sq);
     if f != 0 {
         return d + 1 + 2 * f;
     }
-    let g = try_move(opp, me, sq).count_ones() as i32;
+    let g = last_flip_count(opp, sq);
     if g != 0 {
         return d - 1 - 2 * g;
     }
@@ -177,6 +177,92 @@ pub(crate) fn solve_last(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
     } else {
         d - 1
     }
+}
+
+/// How many discs `own` flips by playing `sq` on a board whose only empty square is `sq`
+/// (every other square not in `own` is the opponent's).
+///
+/// Each of the four lines through `sq` is gathered into one byte (bit `i` for the line's
+/// square in column `i`, or row `i` for the column) and looked up in [`LAST_FLIPS`]. A
+/// diagonal's byte has 0 for the columns the diagonal does not reach: those count as
+/// opponent discs, but they lie beyond the diagonal's ends, where no disc of `own` can
+/// bracket them, so they never add to the count.
+#[inline(always)]
+pub(crate) fn last_flip_count(own: Bitboard, sq: u8) -> i32 {
+    let sq = sq & 63;
+    let (row, col) = (sq >> 3, sq & 7);
+    let lines = &LINE_MASKS[usize::from(sq)];
+    let r = (own >> (8 * row)) as u8;
+    let c = (((own >> col) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
+    let d = ((own & lines[0]).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let a = ((own & lines[1]).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let by_col = &LAST_FLIPS[usize::from(col)];
+    let by_row = &LAST_FLIPS[usize::from(row)];
+    i32::from(by_col[usize::from(r)])
+        + i32::from(by_row[usize::from(c)])
+        + i32::from(by_col[usize::from(d)])
+        + i32::from(by_col[usize::from(a)])
+}
+
+/// `LAST_FLIPS[i][line]`: the discs flipped by playing position `i` (0..8) of a line of eight
+/// whose own discs are the bits of `line` and every other position but `i` is the opponent's.
+/// 2 KiB.
+static LAST_FLIPS: [[u8; 256]; 8] = build_last_flips();
+
+const fn build_last_flips() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut n = 0;
+            // Towards higher positions, then lower: a run of others closed by an own disc.
+            let mut j = i + 1;
+            while j < 8 && line & (1 << j) == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                n += j - i - 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && line & (1 << j) == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                n += i - j as usize - 1;
+            }
+            t[i][line] = n as u8;
+            line += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The two diagonals through each square (`[a1-h8 direction, h1-a8 direction]`). 1 KiB.
+static LINE_MASKS: [[Bitboard; 2]; 64] = build_line_masks();
+
+const fn build_line_masks() -> [[Bitboard; 2]; 64] {
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut k = -7;
+        while k <= 7 {
+            let (dr, dc1, dc2) = (r + k, c + k, c - k);
+            if dr >= 0 && dr < 8 {
+                if dc1 >= 0 && dc1 < 8 {
+                    t[sq][0] |= 1u64 << (dr * 8 + dc1);
+                }
+                if dc2 >= 0 && dc2 < 8 {
+                    t[sq][1] |= 1u64 << (dr * 8 + dc2);
+                }
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
 }
 
 #[cfg(test)]
@@ -192,6 +278,21 @@ mod tests {
         assert_eq!(solve_last(x, o, 0), 64);
         // O to move at a1 flips nothing (b1 is its own); X then plays it.
         assert_eq!(solve_last(o, x, 0), -64);
+    }
+
+    #[test]
+    fn last_flip_count_agrees_with_flips() {
+        let mut rng = crate::common::rng::Rng::new(11);
+        for _ in 0..20_000 {
+            let sq = rng.below(64) as u8;
+            let own = rng.next_u64() & !square_bit(sq);
+            let opp = !own & !square_bit(sq);
+            assert_eq!(
+                last_flip_count(own, sq),
+                flips(own, opp, sq).count_ones() as i32,
+                "own {own:#x} sq {sq}"
+            );
+        }
     }
 
     #[test]

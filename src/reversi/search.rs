@@ -37,9 +37,6 @@ pub const PRE_SOLVE_DEPTH: u32 = 2;
 pub const LARGE_SOLVE_EMPTIES: u32 = 22;
 /// The midgame depth searched before a solve at [`LARGE_SOLVE_EMPTIES`] (the fallback move).
 pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
-/// The first exact test of the root solve is a window of this many discs either side of the
-/// guess (later tests are null windows).
-const ASPIRATION_DISCS: i32 = 4;
 /// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
 #[cfg(not(MODULE))]
 pub const GUESS_DEPTH: u8 = 6;
@@ -550,10 +547,8 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         let mut t = disc_guess(guess).clamp(lower, upper);
         let mut step = 2;
         let (mut went_up, mut went_down) = (false, false);
-        let mut half = ASPIRATION_DISCS + 1;
         while lower < upper {
-            let (alpha, beta) = (t - half, t + half);
-            half = 1;
+            let (alpha, beta) = (t - 1, t + 1);
             let r = self.root_search(me, opp, root, Mode::Solve, alpha, beta);
             if !r.complete {
                 break;
