@@ -13,7 +13,8 @@
 #   make check-features    kgames.ko built with KGAMES_TARGET_FEATURES (popcnt, lzcnt, BMI1/2),
 #                          its reversi and chess suites in the VM; not part of `make check`
 #   make bench             engine benchmarks against peer crates (host; reversi built for
-#                          x86-64 and for x86-64-v3)
+#                          x86-64 and for x86-64-v3); ZEBRA=/path/to/scrzebra adds FFO
+#                          #40-#49 solved beside Zebra, ratio per position and in total
 #   make bench-vm          FFO #40/#41 through /dev/reversi in the VM against the host, ratio
 #   make fuzz [FUZZ_SECONDS=180]  coverage-guided fuzzing of the core code (host, libFuzzer)
 #   make reversi-weights   regenerate the reversi pattern weights, compare with the shipped ones

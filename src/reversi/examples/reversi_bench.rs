@@ -10,7 +10,9 @@
 //!
 //! `reversi_bench [-- <perft depth, default 11> <peer solve cap in seconds, default 60>]`;
 //! environment: `BENCH_SMALL_ONLY=1` runs only the 14-empty comparison, `BENCH_SKIP_45=1`
-//! skips FFO #45-#49, `KGAMES_BENCH_BUILD` labels the build in the first line.
+//! skips FFO #45-#49, `BENCH_SKIP_FFO=1` skips both FFO runs (`scripts/reversi-bench.sh` sets
+//! it when it runs `reversi_ffo` beside Zebra instead), `KGAMES_BENCH_BUILD` labels the build
+//! in the first line.
 //!
 //! Peers: `magpie` (a bitboard library: move generation only, no search) and `ai-othello`
 //! (bitboards, perft, alpha-beta with an exact endgame mode). A peer solve that exceeds the cap
@@ -301,6 +303,11 @@ fn main() {
     perft_rounds(depth, rounds);
 
     let mut tt = vec![TtEntry::EMPTY; 1 << 22];
+    if std::env::var_os("BENCH_SKIP_FFO").is_some() {
+        println!("== 20 random 14-empty endgames, exact (peer: ai-othello, capped at {cap:?})");
+        small_endgames(cap);
+        return;
+    }
     println!("== FFO #40-#44 exact, one thread, 2^22-entry table (64 MiB)");
     let t = ffo(&ffo::FFO_40_44, &mut tt);
     let permille = t.as_millis() * 1000 / EDAX_FFO_40_44_MS;
