@@ -11,21 +11,17 @@
 // Host-only statistics (the Elo formula needs a logarithm); never part of the engine.
 #![allow(clippy::float_arithmetic)]
 
+#[path = "match_stats.rs"]
+mod match_stats;
+
 use kgames_reversi::bitboard::Squares;
-use kgames_reversi::common::budget::{Budget, Clock, Meter, NeverInterrupt};
+use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt};
 use kgames_reversi::common::rng::Rng;
 use kgames_reversi::eval::EvalKind;
 use kgames_reversi::search::Outcome;
 use kgames_reversi::{best_move, Color, Position, SearchContext, TtEntry};
+use match_stats::{summary, WallClock};
 use std::time::Instant;
-
-struct WallClock(Instant);
-
-impl Clock for WallClock {
-    fn now_ns(&mut self, _nodes: u64) -> u64 {
-        u64::try_from(self.0.elapsed().as_nanos()).unwrap_or(u64::MAX)
-    }
-}
 
 fn opening(rng: &mut Rng) -> Position {
     loop {
@@ -111,37 +107,5 @@ fn main() {
             .flat_map(|h| h.join().expect("match thread"))
             .collect()
     });
-    let (w, d, l) = results
-        .iter()
-        .fold((0, 0, 0), |(w, d, l), &r| match r.signum() {
-            1 => (w + 1, d, l),
-            0 => (w, d + 1, l),
-            _ => (w, d, l + 1),
-        });
-    let n = results.len().max(1) as f64;
-    let score = (f64::from(w) + f64::from(d) / 2.0) / n;
-    let var = results
-        .iter()
-        .map(|&r| {
-            let x = match r.signum() {
-                1 => 1.0,
-                0 => 0.5,
-                _ => 0.0,
-            };
-            (x - score) * (x - score)
-        })
-        .sum::<f64>()
-        / n;
-    let se = (var / n).sqrt();
-    let elo = |s: f64| -400.0 * (1.0 / s.clamp(0.001, 0.999) - 1.0).log10();
-    println!(
-        "A: {w} wins, {d} draws, {l} losses: score {:.1}%, Elo {:+.0} (95%: {:+.0} .. {:+.0}), \
-         mean disc margin {:+.1}, {} s",
-        100.0 * score,
-        elo(score),
-        elo(score - 1.96 * se),
-        elo(score + 1.96 * se),
-        f64::from(results.iter().sum::<i32>()) / n,
-        t0.elapsed().as_secs()
-    );
+    println!("A: {}, {} s", summary(&results), t0.elapsed().as_secs());
 }

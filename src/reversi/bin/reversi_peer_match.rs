@@ -1,0 +1,278 @@
+//! A match against another Othello program driven over pipes, from XOT openings.
+//!
+//! `reversi_peer_match --peer egaroucid-light:PATH --openings FILE [--games N] [--ms MS]
+//! [--seed S]`
+//!
+//! - `--openings`: XOT openings, one a line as a move string (`f5d6c4d3c2b3b4b5`), e.g.
+//!   `bin/resources/xot/openingslarge.txt` of Egaroucid's repository (fetched, not
+//!   committed). `--games N` (default 200, even) plays N / 2 openings drawn from the file
+//!   with the seeded generator (`--seed`, default 1), each twice with colours swapped.
+//! - Ours: the CPU player in this process, `--ms` milliseconds a move (default 100) on the
+//!   wall clock, a 2^20-entry table cleared before every move.
+//! - `--peer egaroucid-light:PATH`: Egaroucid Light (one C++ file of GitHub
+//!   `Nyanyan/Egaroucid`, `src/Egaroucid_light.cpp`, built on this machine, never committed):
+//!   one process for the whole match; each turn it reads the board as 64 characters (`P` the
+//!   side to move, `O` the other, `-` empty, a1..h8) and answers `<move> <value>`. Its level is
+//!   the constant in its `main` (depth 10, exact from 20 empties), so its time a move is its
+//!   own: the tool prints both sides' mean time a move so that `--ms` can be set to match it.
+//!
+//! Every peer move is checked against the legal moves; an illegal or unreadable answer stops
+//! the match with an error. Prints one line a game and the result for ours: wins, draws,
+//! losses, score with its 95% margin, Elo, mean disc margin. Passes are played by the tool.
+// Host-only statistics (the Elo formula needs a logarithm); never part of the engine.
+#![allow(clippy::float_arithmetic)]
+
+#[path = "match_stats.rs"]
+mod match_stats;
+
+use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt};
+use kgames_reversi::common::rng::Rng;
+use kgames_reversi::search::Outcome;
+use kgames_reversi::{
+    best_move, parse_square, square_name, Color, Position, SearchContext, TtEntry,
+};
+use match_stats::{summary, WallClock};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// A peer program answering one board a line.
+struct Peer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Peer {
+    fn start(path: &str) -> Result<Peer, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{path}: {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(format!("{path}: no pipes"));
+        };
+        Ok(Peer {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+        })
+    }
+
+    /// The peer's move in `p` (which has a legal move).
+    fn play(&mut self, p: &Position) -> Result<u8, String> {
+        let mut board = String::with_capacity(65);
+        let (me, opp) = (p.mover(), p.opponent());
+        for sq in 0..64 {
+            let bit = 1u64 << sq;
+            board.push(if me & bit != 0 {
+                'P'
+            } else if opp & bit != 0 {
+                'O'
+            } else {
+                '-'
+            });
+        }
+        board.push('\n');
+        self.stdin
+            .write_all(board.as_bytes())
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("writing to the peer: {e}"))?;
+        let mut line = String::new();
+        if self
+            .stdout
+            .read_line(&mut line)
+            .map_err(|e| e.to_string())?
+            == 0
+        {
+            return Err("the peer closed its output".into());
+        }
+        let word = line.split_whitespace().next().unwrap_or("");
+        let sq = parse_square(word.as_bytes())
+            .ok_or_else(|| format!("the peer answered {:?}, not a move", line.trim()))?;
+        if !p.is_legal(sq) {
+            return Err(format!(
+                "the peer played {word}, illegal in {}",
+                String::from_utf8_lossy(&p.setup())
+            ));
+        }
+        Ok(sq)
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The position after the moves of an XOT line; `None` if it is not a legal sequence.
+fn xot(line: &str) -> Option<Position> {
+    let b = line.trim().as_bytes();
+    if b.is_empty() || !b.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut p = Position::start();
+    for mv in b.chunks(2) {
+        if p.legal_moves() == 0 {
+            p = p.pass()?;
+        }
+        p = p.play(parse_square(mv)?)?;
+    }
+    Some(p)
+}
+
+/// Time spent and moves made by one side.
+#[derive(Default)]
+struct Clocked {
+    time: Duration,
+    moves: u32,
+}
+
+impl Clocked {
+    fn mean_ms(&self) -> String {
+        let us = self.time.as_micros() / u128::from(self.moves.max(1));
+        format!("{}.{:01}", us / 1000, (us % 1000) / 100)
+    }
+}
+
+/// One game from `p`, ours playing `ours`; ours's final disc difference and the moves.
+fn game(
+    mut p: Position,
+    ours: Color,
+    ms: u32,
+    tt: &mut [TtEntry],
+    peer: &mut Peer,
+    clocks: &mut [Clocked; 2],
+) -> Result<(i32, String), String> {
+    let mut moves = String::new();
+    while !p.is_over() {
+        if p.legal_moves() == 0 {
+            p = p.pass().ok_or("no pass")?;
+            continue;
+        }
+        let t = Instant::now();
+        let (sq, side) = if p.side_to_move() == ours {
+            let mut ctx = SearchContext::new(tt);
+            ctx.clear();
+            let (mut clock, mut never) = (WallClock(Instant::now()), NeverInterrupt);
+            let mut meter = Meter::new(Budget::TimeMs(ms), &mut clock, &mut never);
+            match best_move(&p, &mut ctx, &mut meter).outcome {
+                Outcome::Move(sq) => (sq, 0),
+                other => return Err(format!("our engine answered {other:?}")),
+            }
+        } else {
+            (peer.play(&p)?, 1)
+        };
+        clocks[side].time += t.elapsed();
+        clocks[side].moves += 1;
+        moves.push_str(std::str::from_utf8(&square_name(sq)).unwrap_or("??"));
+        p = p.play(sq).ok_or("illegal move")?;
+    }
+    let d = p.count_x() as i32 - p.count_o() as i32;
+    Ok((if ours == Color::X { d } else { -d }, moves))
+}
+
+/// The command line's form.
+const USAGE: &str = "usage: reversi_peer_match --peer egaroucid-light:PATH --openings FILE \
+                     [--games N] [--ms MS] [--seed S]";
+
+fn usage() -> ExitCode {
+    eprintln!("{USAGE}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!(
+            "reversi_peer_match: our CPU against another Othello program over pipes, from XOT \
+             openings, colours swapped (see the source's header for the details)\n{USAGE}"
+        );
+        return ExitCode::SUCCESS;
+    }
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let (Some(peer_arg), Some(openings)) = (get("--peer"), get("--openings")) else {
+        return usage();
+    };
+    let num = |name: &str, d: u64| get(name).map_or(Some(d), |v| v.parse().ok());
+    let (Some(games), Some(ms), Some(seed)) =
+        (num("--games", 200), num("--ms", 100), num("--seed", 1))
+    else {
+        return usage();
+    };
+    let Some(path) = peer_arg.strip_prefix("egaroucid-light:") else {
+        eprintln!("reversi_peer_match: unknown peer {peer_arg:?} (known: egaroucid-light:PATH)");
+        return ExitCode::from(2);
+    };
+    let text = match std::fs::read_to_string(&openings) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("reversi_peer_match: {openings}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        eprintln!("reversi_peer_match: {openings}: no openings");
+        return ExitCode::FAILURE;
+    }
+    let mut peer = match Peer::start(path) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("reversi_peer_match: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!(
+        "ours ({ms} ms a move) against Egaroucid Light ({path}): {games} games, XOT openings \
+         from {openings} ({} lines, seed {seed}), colours swapped",
+        lines.len()
+    );
+    let mut rng = Rng::new(seed);
+    let mut tt = vec![TtEntry::EMPTY; 1 << 20];
+    let mut clocks: [Clocked; 2] = Default::default();
+    let mut results = Vec::new();
+    let ms = u32::try_from(ms).unwrap_or(u32::MAX);
+    for pair in 0..games / 2 {
+        let idx = rng.below(u32::try_from(lines.len()).unwrap_or(u32::MAX)) as usize;
+        let line = lines.get(idx).copied().unwrap_or("");
+        let Some(start) = xot(line) else {
+            eprintln!("reversi_peer_match: {openings}: {line:?} is not a legal opening");
+            return ExitCode::FAILURE;
+        };
+        for ours in [Color::X, Color::O] {
+            match game(start, ours, ms, &mut tt, &mut peer, &mut clocks) {
+                Ok((d, moves)) => {
+                    println!(
+                        "game {}: {} ours {:?} {:+} {moves}",
+                        2 * pair + u64::from(ours == Color::O) + 1,
+                        line.trim(),
+                        ours,
+                        d
+                    );
+                    results.push(d);
+                }
+                Err(e) => {
+                    eprintln!("reversi_peer_match: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    println!(
+        "mean time a move: ours {} ms, peer {} ms",
+        clocks[0].mean_ms(),
+        clocks[1].mean_ms()
+    );
+    println!("ours: {}", summary(&results));
+    ExitCode::SUCCESS
+}
