@@ -117,6 +117,14 @@ const fn build_rays() -> [[Bitboard; 8]; 64] {
     rays
 }
 
+/// The two diagonals through `sq`, without `sq`: `[a1-h8 direction, h1-a8 direction]` (`sq`
+/// is taken modulo 64).
+#[inline]
+pub(crate) fn diagonals(sq: u8) -> [Bitboard; 2] {
+    let rays = &RAYS[usize::from(sq & 63)];
+    [rays[3] | rays[7], rays[1] | rays[5]]
+}
+
 /// The opponent discs flipped when the side owning `me` plays on `sq` (0 if the move flips
 /// nothing, i.e. is illegal; the emptiness of `sq` is not checked; `sq` is taken modulo 64).
 ///

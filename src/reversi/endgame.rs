@@ -3,9 +3,8 @@
 //! Scores are final disc differences for the side to move, empties given to the winner (the
 //! FFO convention), in -64..=64. Move ordering: the table's move, then fastest-first (fewest
 //! replies for the opponent, corner replies weighted most, then potential mobility), and
-//! corners. Cutoffs: the table, enhanced
-//! transposition cutoffs (children looked up first) and a stability cap (the opponent's stable
-//! discs bound our score). With few empties the solver drops the table and sorting and only
+//! corners. Cutoffs: the table, enhanced transposition cutoffs (children looked up first) and
+//! a stability cap (the opponent's stable discs bound our score). With few empties the solver drops the table and sorting and only
 //! orders by parity; the last two empties are solved by dedicated code, the last one by
 //! counting flips.
 //!

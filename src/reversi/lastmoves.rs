@@ -7,7 +7,7 @@
 //! skips most illegal squares before computing flips. Every `sq` is a square index taken
 //! modulo 64 by the functions it reaches, so no input can index out of bounds.
 
-use super::bitboard::{flips, square_bit, Bitboard, ADJACENT, COLUMN_A};
+use super::bitboard::{diagonals, flips, square_bit, Bitboard, ADJACENT, COLUMN_A};
 use super::position::final_score;
 
 /// No move found yet (below every score).
@@ -191,11 +191,11 @@ pub(crate) fn solve_last(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
 pub(crate) fn last_flip_count(own: Bitboard, sq: u8) -> i32 {
     let sq = sq & 63;
     let (row, col) = (sq >> 3, sq & 7);
-    let lines = &LINE_MASKS[usize::from(sq)];
+    let [diagonal, anti] = diagonals(sq);
     let r = (own >> (8 * row)) as u8;
     let c = (((own >> col) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8;
-    let d = ((own & lines[0]).wrapping_mul(COLUMN_A) >> 56) as u8;
-    let a = ((own & lines[1]).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let d = ((own & diagonal).wrapping_mul(COLUMN_A) >> 56) as u8;
+    let a = ((own & anti).wrapping_mul(COLUMN_A) >> 56) as u8;
     let by_col = &LAST_FLIPS[usize::from(col)];
     let by_row = &LAST_FLIPS[usize::from(row)];
     i32::from(by_col[usize::from(r)])
@@ -235,32 +235,6 @@ const fn build_last_flips() -> [[u8; 256]; 8] {
             line += 1;
         }
         i += 1;
-    }
-    t
-}
-
-/// The two diagonals through each square (`[a1-h8 direction, h1-a8 direction]`). 1 KiB.
-static LINE_MASKS: [[Bitboard; 2]; 64] = build_line_masks();
-
-const fn build_line_masks() -> [[Bitboard; 2]; 64] {
-    let mut t = [[0u64; 2]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut k = -7;
-        while k <= 7 {
-            let (dr, dc1, dc2) = (r + k, c + k, c - k);
-            if dr >= 0 && dr < 8 {
-                if dc1 >= 0 && dc1 < 8 {
-                    t[sq][0] |= 1u64 << (dr * 8 + dc1);
-                }
-                if dc2 >= 0 && dc2 < 8 {
-                    t[sq][1] |= 1u64 << (dr * 8 + dc2);
-                }
-            }
-            k += 1;
-        }
-        sq += 1;
     }
     t
 }
