@@ -46,6 +46,11 @@ const QUIET_FUTILITY_DEPTH: i32 = 3;
 /// `LATE_MOVES_BASE + depth * depth` are skipped.
 const LATE_MOVE_DEPTH: i32 = 3;
 const LATE_MOVES_BASE: i32 = 3;
+/// SEE pruning (`loses_exchange`): at this depth or less, in non-PV nodes, a move after the
+/// first that gives away more than a margin by static exchange is skipped.
+const SEE_PRUNE_DEPTH: i32 = 6;
+const SEE_CAPTURE_MARGIN: i32 = 100;
+const SEE_QUIET_MARGIN: i32 = 30;
 /// Internal iterative reduction: a node at this depth or more without a table move is
 /// searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
@@ -402,6 +407,19 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
         (i32::from(ORDER_QUIET) + history / HISTORY_STEP)
             .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as u8
     }
+}
+
+/// SEE pruning: whether `m` loses more material in the exchange on its square than a node at
+/// `depth` can be expected to win back: a capture more than `SEE_CAPTURE_MARGIN * depth`, a
+/// quiet move more than `SEE_QUIET_MARGIN * depth * depth` (never a promotion, castling or en
+/// passant: [`see_ge`] counts them as even).
+fn loses_exchange(pos: &Position, m: Move, depth: i32) -> bool {
+    let threshold = if m.capture().is_some() {
+        -SEE_CAPTURE_MARGIN * depth
+    } else {
+        -SEE_QUIET_MARGIN * depth * depth
+    };
+    !see_ge(pos, m, threshold)
 }
 
 /// The bit of ply `ply` in [`SearchContext`]'s accumulator mask (none beyond 63).
@@ -817,6 +835,16 @@ impl Search<'_, '_, '_> {
         p.moves.len()
     }
 
+    /// SEE pruning: [`loses_exchange`] for move `index` of ply `ply`.
+    #[inline(never)]
+    fn loses_exchange_at(&self, ply: usize, index: usize, depth: i32) -> bool {
+        self.ctx
+            .plies
+            .get(ply)
+            .and_then(|p| Some(loses_exchange(&p.pos, p.moves.get(index)?, depth)))
+            .unwrap_or(false)
+    }
+
     /// Null-move pruning: true when passing at ply `ply` still fails high at a reduced depth
     /// (so a real move is assumed to as well). Only tried with pieces left (zugzwang is
     /// unlikely then) and a static evaluation at or above `beta`.
@@ -922,6 +950,14 @@ impl Search<'_, '_, '_> {
         let mut best_move = 0u16;
         for i in 0..count {
             self.pick_good(ply, i);
+            if selective
+                && i > 0
+                && depth <= SEE_PRUNE_DEPTH
+                && best_score > -MATE_BOUND
+                && self.loses_exchange_at(ply, i, depth)
+            {
+                continue;
+            }
             let Some(m) = self.make(ply, i) else {
                 break;
             };
@@ -1091,6 +1127,36 @@ impl Search<'_, '_, '_> {
 mod tests {
     use super::*;
     use crate::common::budget::{Budget, NeverInterrupt, NodeClock};
+
+    fn find(pos: &Position, uci: &str) -> Move {
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        list.iter()
+            .copied()
+            .find(|&m| {
+                let mut buf = [0u8; 8];
+                let mut w = crate::common::text::BufWriter::new(&mut buf);
+                crate::chess::notation::write_uci(m, &mut w).unwrap();
+                w.as_bytes() == uci.as_bytes()
+            })
+            .unwrap()
+    }
+
+    /// SEE pruning skips moves that give material away, by more the shallower the node,
+    /// and never a promotion or a sound move.
+    #[test]
+    fn loses_exchange_by_depth() {
+        // White: Qd1, Nb1, pawn a7; black: Nb6 (guarding a8), pawns c6, d6, e5.
+        let pos = Position::from_fen(b"4k3/P7/1npp4/4p3/8/8/8/1N1QK3 w - - 0 1").unwrap();
+        // Qd5 hangs the queen to c6 (-900): pruned at any depth up to 5 (30 * 25 = 750).
+        assert!(loses_exchange(&pos, find(&pos, "d1d5"), 1));
+        assert!(loses_exchange(&pos, find(&pos, "d1d5"), 5));
+        assert!(!loses_exchange(&pos, find(&pos, "d1d5"), 6));
+        // Nc3 is safe.
+        assert!(!loses_exchange(&pos, find(&pos, "b1c3"), 1));
+        // A promotion is never pruned, even one that loses the new piece.
+        assert!(!loses_exchange(&pos, find(&pos, "a7a8n"), 1));
+    }
 
     /// Searches with the network: every evaluation's lazily updated accumulator equals a
     /// fresh one (checked inside `nnue_eval` in test builds), across null moves, captures,
