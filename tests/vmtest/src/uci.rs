@@ -25,18 +25,18 @@ fn uci_text(m: kgames_chess::moves::Move) -> String {
 /// A whole game: `kgames-uci` (device mode, 3000 nodes a move) against an opponent that
 /// plays seeded random legal moves, until the rules end it; every engine move must be legal,
 /// come with an `info depth ... pv` line from `09`, and equal the move of `kgames-uci
-/// --host` with the module's table size (`Hash 1` = 65536 entries) at the same budget. Both
+/// --host --clear-table` (the device clears its table at every search) with the module's table size (`Hash 1` = 65536 entries) at the same budget. Both
 /// use their default evaluation, the built-in network.
 pub fn whole_game(_: u32) -> Outcome {
-    against_host(&["--host"], 400)
+    against_host(&["--host", "--clear-table"], 400)
 }
 
 /// With `chess_eval=0` (tests/selftests/kgames/module.sh reloads the module so): the device plays the moves of
 /// `kgames-uci --host --eval classic` for 40 plies, and in some of them not the network's
 /// move (so the parameter reaches the search).
 pub fn whole_game_classic(_: u32) -> Outcome {
-    against_host(&["--host", "--eval", "classic"], 40)?;
-    match against_host(&["--host", "--eval", "nnue"], 40) {
+    against_host(&["--host", "--clear-table", "--eval", "classic"], 40)?;
+    match against_host(&["--host", "--clear-table", "--eval", "nnue"], 40) {
         Ok(()) => Err("the device played the network's moves".into()),
         Err(e) if e.contains("the device played") => {
             println!("# against the network's host engine: {e}");

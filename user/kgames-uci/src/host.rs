@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The search memory one game owns: the table (kept between the moves of a game when
-/// `keep_table` is on, cleared by `ucinewgame`) and the per-ply storage.
+/// The search memory one game owns: the table and the history (kept between the moves of a
+/// game when `keep_table` is on, cleared by `ucinewgame`) and the per-ply storage.
 struct Memory {
     tt: Vec<TtEntry>,
     plies: Vec<Ply>,
@@ -159,6 +159,7 @@ impl Engine for Host {
         self.wait();
         if let Some(m) = self.memory.as_mut() {
             m.tt.fill(TtEntry::EMPTY);
+            *m.history = History::EMPTY;
         }
         Ok(())
     }

@@ -25,10 +25,11 @@ struct Args {
     /// The device file (device mode).
     #[arg(long, default_value = "/dev/chess")]
     device: String,
-    /// Keep the transposition table between the moves of a game (host mode; cleared by
-    /// `ucinewgame`). Off by default, like the kernel, which clears it at every search.
-    #[arg(long)]
-    keep_table: bool,
+    /// Clear the transposition table at every search and start the history afresh (host
+    /// mode), as /dev/chess does. By default they are kept between the moves of a game and
+    /// cleared by `ucinewgame`.
+    #[arg(long, requires = "host")]
+    clear_table: bool,
     /// The evaluation (host mode): the network (the default, as /dev/chess's) or the classic one.
     #[arg(long, value_enum, default_value_t = Eval::Nnue, requires = "host")]
     eval: Eval,
@@ -191,7 +192,7 @@ fn main() {
                 std::process::exit(1);
             }
         };
-        Box::new(host::Host::new(DEFAULT_HASH_MB, args.keep_table, net))
+        Box::new(host::Host::new(DEFAULT_HASH_MB, !args.clear_table, net))
     } else {
         match device::Device::open(&args.device) {
             Ok(d) => Box::new(d),

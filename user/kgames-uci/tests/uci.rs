@@ -132,6 +132,60 @@ fn searches_under_each_limit() {
     e.quit();
 }
 
+/// The `info` lines and the `bestmove` of one `go nodes 30000` from the start position.
+fn search_lines(e: &mut Engine) -> Vec<String> {
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go nodes 30000");
+    e.until("bestmove")
+}
+
+/// The depth of the last `info depth` line.
+fn last_depth(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            l.strip_prefix("info depth ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .expect("an info depth line")
+}
+
+/// By default the table and the history stay between searches of a game: the same search
+/// again starts from the first one's work and reaches deeper, and `ucinewgame` forgets it
+/// all (the first search again, line for line but the speeds and times). `--clear-table` forgets at
+/// every search.
+#[test]
+fn the_table_is_kept_until_ucinewgame() {
+    let strip = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .into_iter()
+            .map(|l| l.split(" nps ").next().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut e = Engine::start(&[]);
+    let first = search_lines(&mut e);
+    let again = search_lines(&mut e);
+    assert!(
+        last_depth(&again) > last_depth(&first),
+        "kept: {again:?} after {first:?}"
+    );
+    e.send("ucinewgame");
+    let fresh = search_lines(&mut e);
+    assert_eq!(strip(fresh), strip(first.clone()));
+    e.quit();
+
+    let mut e = Engine::start(&["--clear-table"]);
+    let cleared = search_lines(&mut e);
+    let again = search_lines(&mut e);
+    assert_eq!(strip(again), strip(cleared.clone()));
+    assert_eq!(strip(cleared), strip(first));
+    e.quit();
+}
+
 #[test]
 fn finds_mate_and_handles_no_move() {
     let mut e = Engine::start(&[]);
