@@ -70,6 +70,18 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// Whether an entry's `score` with this bound settles a node searched in the window
+    /// (`alpha`, `beta`).
+    fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One transposition-table entry (16 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtEntry {
@@ -905,15 +917,8 @@ impl Search<'_, '_, '_> {
             if e.key == key {
                 tt_move = e.mv;
                 let score = score_from_tt(e.score, ply);
-                if !pv && i32::from(e.depth) >= depth {
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => score >= beta,
-                        Bound::Upper => score <= alpha,
-                    };
-                    if cut {
-                        return score;
-                    }
+                if !pv && i32::from(e.depth) >= depth && e.bound.settles(score, alpha, beta) {
+                    return score;
                 }
             }
         }
@@ -1065,9 +1070,18 @@ impl Search<'_, '_, '_> {
         if ply + 1 >= self.max_ply {
             return self.static_eval(ply);
         }
-        let Some((in_check, _)) = self.node_facts(ply) else {
+        let Some((in_check, key)) = self.node_facts(ply) else {
             return 0;
         };
+        // Any entry of the main search is at least as deep as this one.
+        if beta - alpha == 1 {
+            if let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get(i)) {
+                let score = score_from_tt(e.score, ply);
+                if e.key == key && e.bound.settles(score, alpha, beta) {
+                    return score;
+                }
+            }
+        }
         let mut best_score = -INFINITY;
         if !in_check {
             if self.pos(ply).is_some_and(|p| p.is_insufficient_material()) {
@@ -1156,6 +1170,41 @@ mod tests {
         assert!(!loses_exchange(&pos, find(&pos, "b1c3"), 1));
         // A promotion is never pruned, even one that loses the new piece.
         assert!(!loses_exchange(&pos, find(&pos, "a7a8n"), 1));
+    }
+
+    /// Quiescence takes a cut from the table in a null window, never in a PV window.
+    #[test]
+    fn quiescence_cuts_on_a_table_entry() {
+        let pos = Position::startpos();
+        let mut tt = [TtEntry::EMPTY; 64];
+        let mut plies = [const { Ply::EMPTY }; 4];
+        let mut history = History::EMPTY;
+        plies[0].pos = pos;
+        let slot = (pos.hash() % 64) as usize;
+        tt[slot] = TtEntry {
+            key: pos.hash(),
+            mv: 0,
+            score: 500,
+            depth: 3,
+            bound: Bound::Lower,
+        };
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
+        let mut s = Search {
+            ctx: &mut ctx,
+            meter: &mut meter,
+            history: &[],
+            max_ply: 4,
+        };
+        assert_eq!(s.quiesce(0, 99, 100), 500);
+        let real = s.quiesce(0, 0, 100);
+        assert!(real < 100, "{real}");
+        // An upper bound above the window does not cut.
+        if let Some(e) = s.ctx.tt.get_mut(slot) {
+            e.bound = Bound::Upper;
+        }
+        assert_eq!(s.quiesce(0, 99, 100), real);
     }
 
     /// Searches with the network: every evaluation's lazily updated accumulator equals a
