@@ -1,4 +1,5 @@
-//! The history heuristic: which quiet moves caused cuts lately, for the move ordering.
+//! The history heuristic and counter-moves: which quiet moves caused cuts lately, for the
+//! move ordering.
 
 use super::moves::Move;
 use super::square::Color;
@@ -10,18 +11,23 @@ pub(crate) const HISTORY_STEP: i32 = 512;
 /// The largest bonus (or penalty) of one cut.
 const BONUS_MAX: i32 = 1600;
 
-/// The history heuristic's table (1.5 KiB): for each piece (colour and role) and target
+/// The history heuristic's tables (3 KiB): for each piece (colour and role) and target
 /// square, how often a quiet move of it caused a cut lately (bonuses minus penalties,
-/// bounded by +-`HISTORY_MAX`). Quiet moves are ordered by it.
+/// bounded by +-`HISTORY_MAX`), and the quiet reply that last cut after such a move (the
+/// counter-move). Quiet moves are ordered by them.
 #[derive(Clone, Debug)]
 pub struct History {
     table: [[i16; 64]; 12],
+    /// For each move (its piece and target square), the quiet reply that last caused a cut
+    /// after it (packed; 0: none).
+    counters: [[u16; 64]; 12],
 }
 
 impl History {
     /// An empty table.
     pub const EMPTY: History = History {
         table: [[0; 64]; 12],
+        counters: [[0; 64]; 12],
     };
 
     /// The bonus of a cut at `depth` (1 and up): 16 d^2 + 32 d, at most 1600. Two cuts at
@@ -54,6 +60,29 @@ impl History {
             let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
             let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
             *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+        }
+    }
+
+    /// The index of `color`'s move `m` in the tables: its piece and its target square.
+    pub(crate) fn index(color: Color, m: Move) -> u16 {
+        ((color.index() * 6 + m.role().index()) * 64 + m.to().index()) as u16
+    }
+
+    /// The counter-move to the move of [`History::index`] `prev` (0: none).
+    pub(crate) fn counter(&self, prev: u16) -> u16 {
+        let (piece, to) = (usize::from(prev / 64), usize::from(prev % 64));
+        self.counters
+            .get(piece)
+            .and_then(|t| t.get(to))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Records `reply` (packed) as the counter-move to the move of index `prev`.
+    pub(crate) fn set_counter(&mut self, prev: u16, reply: u16) {
+        let (piece, to) = (usize::from(prev / 64), usize::from(prev % 64));
+        if let Some(c) = self.counters.get_mut(piece).and_then(|t| t.get_mut(to)) {
+            *c = reply;
         }
     }
 
@@ -117,5 +146,26 @@ mod tests {
         }
         assert_eq!(History::bonus(i32::MAX), BONUS_MAX);
         assert_eq!(History::bonus(-5), 0);
+    }
+
+    /// A counter-move belongs to the move it answers (piece, colour and target square) and
+    /// survives the ageing between moves.
+    #[test]
+    fn counter_moves_by_piece_and_square() {
+        let list = quiet_moves();
+        let (m, reply) = (list.get(0).unwrap(), list.get(1).unwrap());
+        let mut h = History::EMPTY;
+        let white = History::index(Color::White, m);
+        let black = History::index(Color::Black, m);
+        assert_ne!(white, black);
+        assert!(usize::from(white.max(black)) < 12 * 64);
+        h.set_counter(white, reply.packed());
+        assert_eq!(h.counter(white), reply.packed());
+        assert_eq!(h.counter(black), 0);
+        h.age();
+        assert_eq!(h.counter(white), reply.packed());
+        // An index beyond the table is ignored, not a panic.
+        h.set_counter(u16::MAX, 1);
+        assert_eq!(h.counter(u16::MAX), 0);
     }
 }

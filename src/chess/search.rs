@@ -6,7 +6,7 @@
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1888 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
-//! 59 KiB) and the history table a `&mut History` (1.5 KiB). The search never goes deeper
+//! 59 KiB) and the history table a `&mut History` (3 KiB). The search never goes deeper
 //! than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps a few
 //! scalars per frame on the stack. The buffers may be allocated once and reused; the table
 //! and the history are cleared at the start of every [`best_move`] (unless the table is
@@ -117,7 +117,13 @@ pub struct Ply {
     order: [u8; MAX_MOVES],
     killers: [u16; 2],
     after_null: bool,
+    /// The [`History::index`] of the move that led here, or [`NO_PREVIOUS`] (the root, a
+    /// null move).
+    previous: u16,
 }
+
+/// [`Ply::previous`] when no move led to the ply.
+const NO_PREVIOUS: u16 = u16::MAX;
 
 impl Ply {
     /// An unused ply.
@@ -127,6 +133,7 @@ impl Ply {
         order: [0; MAX_MOVES],
         killers: [0; 2],
         after_null: false,
+        previous: NO_PREVIOUS,
     };
 }
 
@@ -298,6 +305,7 @@ pub fn best_move_observed(
     };
     root.pos = *game.position();
     root.after_null = false;
+    root.previous = NO_PREVIOUS;
     ctx.acc_valid = 0;
     let pos = root.pos;
     pos.legal_moves(&mut root.moves);
@@ -391,10 +399,12 @@ const ORDER_KILLER: u8 = 90;
 const ORDER_BAD_CAPTURE: u8 = 2;
 /// Quiet moves: this plus the history value / [`HISTORY_STEP`], within 3..=ORDER_QUIET_MAX.
 const ORDER_QUIET: u8 = 50;
-const ORDER_QUIET_MAX: u8 = ORDER_KILLER - 2;
+const ORDER_QUIET_MAX: u8 = ORDER_COUNTER - 1;
+/// The quiet reply that last cut after the same move (piece and target square).
+const ORDER_COUNTER: u8 = ORDER_KILLER - 2;
 const ORDER_UNDERPROMOTION: u8 = 1;
 
-fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
+fn order_key(m: Move, tt_move: u16, killers: [u16; 2], counter: u16, history: i32) -> u8 {
     let packed = m.packed();
     if packed == tt_move {
         return ORDER_TT;
@@ -415,6 +425,8 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], history: i32) -> u8 {
         ORDER_KILLER
     } else if packed == killers[1] {
         ORDER_KILLER - 1
+    } else if packed == counter {
+        ORDER_COUNTER
     } else {
         (i32::from(ORDER_QUIET) + history / HISTORY_STEP)
             .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as u8
@@ -525,6 +537,7 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play(m);
         next.after_null = false;
+        next.previous = History::index(cur.pos.turn(), m);
         self.ctx.acc_valid &= !ply_bit(ply + 1);
         Some(m)
     }
@@ -554,6 +567,11 @@ impl Search<'_, '_, '_> {
         let history = &*self.ctx.history;
         if let Some(p) = self.ctx.plies.get_mut(ply) {
             let killers = p.killers;
+            let counter = if p.previous == NO_PREVIOUS {
+                0
+            } else {
+                history.counter(p.previous)
+            };
             let color = p.pos.turn();
             for (key, &m) in p.order.iter_mut().zip(p.moves.iter()) {
                 let h = if m.is_tactical() {
@@ -561,7 +579,7 @@ impl Search<'_, '_, '_> {
                 } else {
                     history.get(color, m)
                 };
-                *key = order_key(m, tt_move, killers, h);
+                *key = order_key(m, tt_move, killers, counter, h);
             }
         }
     }
@@ -883,6 +901,7 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play_null();
         next.after_null = true;
+        next.previous = NO_PREVIOUS;
         self.ctx.acc_valid &= !ply_bit(ply + 1);
         // A reduction growing with depth and with how far the evaluation beats beta.
         let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
@@ -1016,6 +1035,9 @@ impl Search<'_, '_, '_> {
                                 if p.killers[0] != best_move {
                                     p.killers[1] = p.killers[0];
                                     p.killers[0] = best_move;
+                                }
+                                if p.previous != NO_PREVIOUS {
+                                    self.ctx.history.set_counter(p.previous, best_move);
                                 }
                             }
                             self.reward_quiet(ply, i, depth);
@@ -1170,6 +1192,21 @@ mod tests {
         assert!(!loses_exchange(&pos, find(&pos, "b1c3"), 1));
         // A promotion is never pruned, even one that loses the new piece.
         assert!(!loses_exchange(&pos, find(&pos, "a7a8n"), 1));
+    }
+
+    /// The counter-move orders after the killers and before every other quiet move, however
+    /// high their history.
+    #[test]
+    fn counter_move_orders_between_killers_and_history() {
+        let mut list = MoveList::new();
+        Position::startpos().legal_moves(&mut list);
+        let (m, killer) = (list.get(0).unwrap(), list.get(1).unwrap());
+        let killers = [killer.packed(), 0];
+        let counter = order_key(m, 0, killers, m.packed(), 0);
+        assert_eq!(counter, ORDER_COUNTER);
+        assert!(counter < order_key(killer, 0, killers, m.packed(), 0));
+        assert!(counter > order_key(m, 0, killers, 0, crate::chess::history::HISTORY_MAX));
+        assert_eq!(order_key(m, m.packed(), killers, m.packed(), 0), ORDER_TT);
     }
 
     /// Quiescence takes a cut from the table in a null window, never in a PV window.
