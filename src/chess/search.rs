@@ -295,13 +295,7 @@ pub fn best_move_observed(
     }
     let max_ply = ctx.plies.len().min(MAX_PLY);
     let Some(root) = ctx.plies.first_mut() else {
-        // No per-ply storage: play the first legal move.
-        let mut list = MoveList::new();
-        game.position().legal_moves(&mut list);
-        return match list.get(0) {
-            Some(m) => SearchResult::Move(m),
-            None => SearchResult::NoMove,
-        };
+        return first_legal(game);
     };
     root.pos = *game.position();
     root.after_null = false;
@@ -380,6 +374,19 @@ pub fn best_move_observed(
         return SearchResult::Interrupted;
     }
     SearchResult::Move(best)
+}
+
+/// The first legal move of `game`, for a context without per-ply storage. In a frame of its
+/// own: its move list (about 1 KiB) would otherwise sit in [`best_move_observed`]'s frame,
+/// under the whole recursion of the search.
+#[inline(never)]
+fn first_legal(game: &Game) -> SearchResult {
+    let mut list = MoveList::new();
+    game.position().legal_moves(&mut list);
+    match list.get(0) {
+        Some(m) => SearchResult::Move(m),
+        None => SearchResult::NoMove,
+    }
 }
 
 struct Search<'s, 'a, 'm> {
