@@ -25,8 +25,9 @@ fn uci_text(m: kgames_chess::moves::Move) -> String {
 /// A whole game: `kgames-uci` (device mode, 3000 nodes a move) against an opponent that
 /// plays seeded random legal moves, until the rules end it; every engine move must be legal,
 /// come with an `info depth ... pv` line from `09`, and equal the move of `kgames-uci
-/// --host --clear-table` (the device clears its table at every search) with the module's table size (`Hash 1` = 65536 entries) at the same budget. Both
-/// use their default evaluation, the built-in network.
+/// --host --clear-table` (the device clears its table at every search) with the module's
+/// table size (`Hash 1` = 65536 entries) at the same budget. Both use their default
+/// evaluation, the built-in network.
 pub fn whole_game(_: u32) -> Outcome {
     against_host(&["--host", "--clear-table"], 400)
 }
