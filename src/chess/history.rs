@@ -38,16 +38,21 @@ impl History {
         (16 * d * d + 32 * d).min(BONUS_MAX)
     }
 
+    /// The row of `color`'s moving piece of `m` in the tables (0-11).
+    fn piece(color: Color, m: Move) -> usize {
+        color.index() * 6 + m.role().index()
+    }
+
     fn slot(&mut self, color: Color, m: Move) -> Option<&mut i16> {
-        let piece = color.index() * 6 + m.role().index();
-        self.table.get_mut(piece)?.get_mut(m.to().index())
+        self.table
+            .get_mut(Self::piece(color, m))?
+            .get_mut(m.to().index())
     }
 
     /// The value of `color`'s move `m` (its piece and target square).
     pub(crate) fn get(&self, color: Color, m: Move) -> i32 {
-        let piece = color.index() * 6 + m.role().index();
         self.table
-            .get(piece)
+            .get(Self::piece(color, m))
             .and_then(|t| t.get(m.to().index()))
             .map_or(0, |&h| i32::from(h))
     }
@@ -65,7 +70,7 @@ impl History {
 
     /// The index of `color`'s move `m` in the tables: its piece and its target square.
     pub(crate) fn index(color: Color, m: Move) -> u16 {
-        ((color.index() * 6 + m.role().index()) * 64 + m.to().index()) as u16
+        (Self::piece(color, m) * 64 + m.to().index()) as u16
     }
 
     /// The counter-move to the move of [`History::index`] `prev` (0: none).

@@ -4,7 +4,7 @@
 //! and draw detection (repetition, fifty moves, insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
-//! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1888 bytes a
+//! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1896 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
 //! 59 KiB) and the history table a `&mut History` (3 KiB). The search never goes deeper
 //! than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps a few
