@@ -9,7 +9,9 @@
 //! `KGAMES_IOC_STOP_SEARCH` on the same file from the main thread
 //! ([`Transport::stop_search`]): the blocked `03`/`08` returns with the best move so far.
 
-use crate::engine::{any_legal_move, bestmove_line, send, Engine, Info, SearchRequest, Setup};
+use crate::engine::{
+    any_legal_move, bestmove_line, search_over, send, Engine, Info, SearchRequest, Setup,
+};
 use crate::timeman::Limit;
 use kgames_client::protocol::LINE_MAX;
 use kgames_client::{Budget, Request, Response, Sharing, Transport, Word};
@@ -23,6 +25,8 @@ pub struct Device {
     dev: Arc<kgames_client::Device>,
     worker: Option<JoinHandle<()>>,
     stopped: Arc<AtomicBool>,
+    /// Set by the device thread once it has printed `bestmove`.
+    answered: Arc<AtomicBool>,
 }
 
 impl Device {
@@ -33,6 +37,7 @@ impl Device {
             dev: Arc::new(dev),
             worker: None,
             stopped: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
         })
     }
 }
@@ -139,6 +144,7 @@ fn run(
     setup: Setup,
     request: SearchRequest,
     stopped: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
 ) {
     let start = Instant::now();
     let found = match search(&file, &setup, request, start) {
@@ -156,6 +162,7 @@ fn run(
         None => bestmove_line(any_legal_move(&setup.game)),
     };
     send(&line);
+    answered.store(true, Ordering::Release);
 }
 
 impl Engine for Device {
@@ -181,14 +188,16 @@ impl Engine for Device {
             }
         }
         self.stopped.store(false, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Relaxed);
         let (file, setup, stopped) = (
             Arc::clone(&self.dev),
             setup.clone(),
             Arc::clone(&self.stopped),
         );
+        let answered = Arc::clone(&self.answered);
         let handle = std::thread::Builder::new()
             .name("device".into())
-            .spawn(move || run(file, setup, request, stopped))
+            .spawn(move || run(file, setup, request, stopped, answered))
             .map_err(|e| format!("cannot start the device thread: {e}"))?;
         self.worker = Some(handle);
         Ok(())
@@ -215,7 +224,7 @@ impl Engine for Device {
     }
 
     fn finished(&self) -> Option<bool> {
-        self.worker.as_ref().map(JoinHandle::is_finished)
+        search_over(self.worker.as_ref(), &self.answered)
     }
 }
 

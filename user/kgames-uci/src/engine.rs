@@ -10,6 +10,8 @@ use kgames_chess::notation::write_uci;
 use kgames_chess::position::Position;
 use kgames_chess::search::MATE;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 
 /// The game as the GUI described it: the start (a FEN or the start position), the moves
 /// from there, and the resulting game (with its repetition history).
@@ -105,8 +107,8 @@ pub trait Engine {
     fn stop(&mut self);
     /// Waits for the search in flight, if any, to end by itself.
     fn wait(&mut self);
-    /// Whether the search thread has ended (`None`: no search was started since the last
-    /// wait).
+    /// Whether the search is over: it has printed `bestmove` or its thread has ended
+    /// (`None`: no search was started since the last wait).
     fn finished(&self) -> Option<bool>;
     /// True while a search runs (a finished one is joined).
     fn searching(&mut self) -> bool {
@@ -119,6 +121,12 @@ pub trait Engine {
             None => false,
         }
     }
+}
+
+/// [`Engine::finished`] for a search run by `worker` that sets `answered` once it has printed
+/// `bestmove`.
+pub fn search_over<T>(worker: Option<&JoinHandle<T>>, answered: &AtomicBool) -> Option<bool> {
+    worker.map(|h| h.is_finished() || answered.load(Ordering::Acquire))
 }
 
 /// Prints one line to standard output at once (the GUI reads line by line).

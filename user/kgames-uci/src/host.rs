@@ -1,6 +1,8 @@
 //! Host mode: the engine crate in-process, searching in a thread with a stop flag.
 
-use crate::engine::{any_legal_move, bestmove_line, send, uci, Engine, Info, SearchRequest, Setup};
+use crate::engine::{
+    any_legal_move, bestmove_line, search_over, send, uci, Engine, Info, SearchRequest, Setup,
+};
 use crate::timeman::Limit;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt};
 use kgames_chess::game::Game;
@@ -30,6 +32,9 @@ pub struct Host {
     memory: Option<Memory>,
     worker: Option<JoinHandle<Memory>>,
     stop: Arc<AtomicBool>,
+    /// Set by the search thread once it has printed `bestmove`: from then on the search is
+    /// over for the GUI, even while the thread is still handing its memory back.
+    answered: Arc<AtomicBool>,
     tt_entries: usize,
     keep_table: bool,
     net: Option<Network<'static>>,
@@ -43,6 +48,7 @@ impl Host {
             memory: None,
             worker: None,
             stop: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             tt_entries: 0,
             keep_table,
             net,
@@ -97,6 +103,7 @@ fn search(
     keep: bool,
     net: Option<Network<'static>>,
     stop: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
 ) -> Memory {
     let start = Instant::now();
     let budget = match request.limit {
@@ -147,6 +154,7 @@ fn search(
         SearchResult::NoMove | SearchResult::Interrupted => any_legal_move(&game),
     };
     send(&bestmove_line(m));
+    answered.store(true, Ordering::Release);
     memory
 }
 
@@ -177,11 +185,13 @@ impl Engine for Host {
         self.wait();
         let memory = self.memory();
         self.stop.store(false, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Relaxed);
         let (game, keep, stop) = (setup.game.clone(), self.keep_table, Arc::clone(&self.stop));
+        let answered = Arc::clone(&self.answered);
         let net = self.net;
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || search(game, request, memory, keep, net, stop))
+            .spawn(move || search(game, request, memory, keep, net, stop, answered))
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.worker = Some(handle);
         Ok(())
@@ -202,6 +212,34 @@ impl Engine for Host {
     }
 
     fn finished(&self) -> Option<bool> {
-        self.worker.as_ref().map(JoinHandle::is_finished)
+        search_over(self.worker.as_ref(), &self.answered)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that has printed `bestmove` is over for the GUI while its thread still
+    /// returns: the next command neither waits with a notice nor sees a search running.
+    #[test]
+    fn a_search_that_answered_is_finished() {
+        let mut host = Host::new(1, true, None);
+        let memory = host.memory();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        host.worker = Some(std::thread::spawn(move || {
+            let _ = held.recv();
+            memory
+        }));
+        assert_eq!(
+            host.finished(),
+            Some(false),
+            "the thread has not answered yet"
+        );
+        host.answered.store(true, Ordering::Release);
+        assert_eq!(host.finished(), Some(true));
+        release.send(()).ok();
+        assert!(!host.searching());
+        assert!(host.memory.is_some(), "the finished search was joined");
     }
 }
