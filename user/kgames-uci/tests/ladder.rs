@@ -3,23 +3,33 @@
 //! (scripts/setup-toolchain.sh installs it).
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
-#[test]
-fn two_game_smoke_match() {
+/// chess-ladder's output for 2 games against Stockfish at Skill Level 0, 20 ms a move, with
+/// `extra` arguments; `None` (with a message) when Stockfish is not installed.
+fn ladder(extra: &[&str]) -> Option<Output> {
     let stockfish = ["/usr/games/stockfish", "/usr/bin/stockfish"]
         .into_iter()
         .find(|p| Path::new(p).is_file());
     let Some(stockfish) = stockfish else {
         eprintln!("SKIP: stockfish is not installed");
-        return;
+        return None;
     };
     let engine = format!("{} --host", env!("CARGO_BIN_EXE_kgames-uci"));
     let out = Command::new(env!("CARGO_BIN_EXE_chess-ladder"))
         .args(["--engine", &engine, "--stockfish", stockfish])
         .args(["--levels", "0", "--games", "2", "--movetime", "20"])
+        .args(extra)
         .output()
         .expect("run chess-ladder");
+    Some(out)
+}
+
+#[test]
+fn two_game_smoke_match() {
+    let Some(out) = ladder(&[]) else {
+        return;
+    };
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -64,4 +74,29 @@ fn two_game_smoke_match() {
         .map(|c| c.trim().parse().expect("a count"))
         .collect();
     assert_eq!(counts.iter().sum::<u32>(), 2, "{row}");
+}
+
+/// `--random-plies` starts the games from seeded random plies and `--max-plies` ends them
+/// as draws at the limit: the independent match's conditions (4 random plies, a draw at
+/// 300 plies) in small.
+#[test]
+fn random_openings_and_a_ply_limit() {
+    let Some(out) = ladder(&["--random-plies", "4", "--max-plies", "12"]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("level  0 game"))
+        .collect();
+    assert_eq!(games.len(), 2, "{text}");
+    for g in &games {
+        assert!(
+            g.contains(" random #0 "),
+            "both games of a pair share opening 0: {g}"
+        );
+        assert!(g.contains("(ply limit, 12 plies"), "{g}");
+        assert!(g.contains("Draw"), "{g}");
+    }
 }

@@ -1,7 +1,7 @@
 //! `chess-ladder`: plays our UCI engine against Stockfish at a list of `Skill Level`s, a
-//! fixed time per move, from fixed varied openings with colours alternated, adjudicating
-//! only by the rules of chess (mate, stalemate, insufficient material, fifty moves,
-//! threefold repetition), and prints per level wins, draws, losses, the score and the Elo
+//! fixed time per move, from fixed varied openings (or seeded random plies) with colours
+//! alternated, adjudicating by the rules of chess (mate, stalemate, insufficient material,
+//! fifty moves, threefold repetition) and, when asked, a draw at a ply limit, and prints per level wins, draws, losses, the score and the Elo
 //! difference with its 95% margin. See docs/tools/uci.md.
 
 mod depths;
@@ -50,6 +50,14 @@ struct Args {
     /// The first opening used (to continue a ladder with other openings).
     #[arg(long, default_value_t = 0)]
     first_opening: usize,
+    /// Openings of this many random legal plies from the start position (opening k seeded
+    /// by k) instead of the named openings (0: the named ones).
+    #[arg(long, default_value_t = 0)]
+    random_plies: u32,
+    /// Adjudicates a draw once a game has this many plies, the opening's included (0: only
+    /// the rules end a game).
+    #[arg(long, default_value_t = 0)]
+    max_plies: usize,
     /// Print every game's moves.
     #[arg(long)]
     verbose: bool,
@@ -109,6 +117,9 @@ fn play_game(
     // Generous: a slow emulated CPU, a loaded machine. Beyond it the silent side forfeits.
     let patience = Duration::from_millis(args.movetime * 20 + 30_000);
     while !game.is_over() {
+        if args.max_plies > 0 && moves.len() >= args.max_plies {
+            return Ok((Result3::Draw, "ply limit".to_string(), moves));
+        }
         let white_to_move = game.position().turn() == Color::White;
         let ours_to_move = white_to_move == ours_white;
         let (client, go) = if ours_to_move {
@@ -204,7 +215,12 @@ fn run() -> Result<(), String> {
         let mut depths = Depths::default();
         let needed = (args.opponent.is_none() && level < 20).then_some(level + 1);
         for g in 0..args.games {
-            let (name, opening) = openings::opening(args.first_opening + g as usize / 2);
+            let k = args.first_opening + g as usize / 2;
+            let (name, opening) = if args.random_plies > 0 {
+                openings::random(k, args.random_plies)
+            } else {
+                openings::opening(k)
+            };
             let ours_white = g % 2 == 0;
             let before = depths;
             let (result, why, moves) = play_game(

@@ -36,6 +36,24 @@ pub fn opening(k: usize) -> (String, String) {
     (format!("{name} #{}", k / OPENINGS.len()), all)
 }
 
+/// Opening `k` of `plies` random legal plies from the start position, seeded by `k` (fewer
+/// if a game ends first): its name and UCI moves.
+pub fn random(k: usize, plies: u32) -> (String, String) {
+    let mut game = Game::new();
+    let mut rng = Rng::new(k as u64);
+    let mut list = MoveList::new();
+    let mut all = Vec::new();
+    for _ in 0..plies {
+        game.legal_moves(&mut list);
+        let Some(mv) = list.get(rng.below(list.len().max(1) as u32) as usize) else {
+            break;
+        };
+        game.play(mv);
+        all.push(crate_uci(mv));
+    }
+    (format!("random #{k}"), all.join(" "))
+}
+
 fn crate_uci(m: kgames_chess::moves::Move) -> String {
     let mut buf = [0u8; 8];
     let mut w = kgames_chess::common::text::BufWriter::new(&mut buf);
@@ -76,3 +94,27 @@ pub const OPENINGS: [(&str, &str); 24] = [
     ("Reti", "g1f3 d7d5 c2c4 e7e6 g2g3 g8f6"),
     ("Bird", "f2f4 d7d5 g1f3 g8f6 e2e3 g7g6"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_legal_repeatable_and_varied() {
+        let (name, moves) = random(7, 4);
+        assert_eq!(name, "random #7");
+        assert_eq!(
+            random(7, 4),
+            (name, moves.clone()),
+            "the same seed, the same plies"
+        );
+        let mut game = Game::new();
+        for m in moves.split_whitespace() {
+            let mv = parse_uci(game.position(), m.as_bytes()).expect("a legal move");
+            game.play(mv);
+        }
+        assert_eq!(moves.split_whitespace().count(), 4, "{moves}");
+        let distinct: std::collections::HashSet<String> = (0..20).map(|k| random(k, 4).1).collect();
+        assert!(distinct.len() >= 18, "{distinct:?}");
+    }
+}
