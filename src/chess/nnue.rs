@@ -128,6 +128,71 @@ impl Iterator for Values<'_> {
     }
 }
 
+/// The top bit of each of the four i16 lanes of a u64.
+const LANE_TOPS: u64 = 0x8000_8000_8000_8000;
+
+/// `a + b` in each of four i16 lanes (wrapping), no carry crossing a lane.
+#[inline(always)]
+fn lanes_add(a: u64, b: u64) -> u64 {
+    ((a & !LANE_TOPS).wrapping_add(b & !LANE_TOPS)) ^ ((a ^ b) & LANE_TOPS)
+}
+
+/// `a - b` in each of four i16 lanes (wrapping), no borrow crossing a lane.
+#[inline(always)]
+fn lanes_sub(a: u64, b: u64) -> u64 {
+    ((a | LANE_TOPS).wrapping_sub(b & !LANE_TOPS)) ^ ((a ^ !b) & LANE_TOPS)
+}
+
+/// `dst = src - gone[0] - ... + came`, i16 by i16 (wrapping), where the columns are the
+/// little-endian weight bytes, four lanes at a time in a u64, the last `len % 4` one by
+/// one; writes `min(dst, src)` lanes (a missing weight counts 0). For targets without SIMD
+/// registers (the kernel's build): where SSE2 is there (the host) the compiler vectorises
+/// the plain loops of [`Network::update`], which this would slow down.
+#[inline(always)]
+fn fused_quads<const G: usize>(dst: &mut [i16], src: &[i16], gone: [&[u8]; G], came: &[u8]) {
+    let quads = dst.len().min(src.len()) / 4;
+    for (i, (d, s)) in dst
+        .chunks_exact_mut(4)
+        .zip(src.chunks_exact(4))
+        .take(quads)
+        .enumerate()
+    {
+        let weights = |col: &[u8]| {
+            col.get(8 * i..8 * i + 8)
+                .and_then(|b| <[u8; 8]>::try_from(b).ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let ([s0, s1, s2, s3], [d0, d1, d2, d3]) = (s, d) else {
+            continue;
+        };
+        let mut v = u64::from(*s0 as u16)
+            | (u64::from(*s1 as u16) << 16)
+            | (u64::from(*s2 as u16) << 32)
+            | (u64::from(*s3 as u16) << 48);
+        for g in gone {
+            v = lanes_sub(v, weights(g));
+        }
+        v = lanes_add(v, weights(came));
+        (*d0, *d1, *d2, *d3) = (
+            v as i16,
+            (v >> 16) as i16,
+            (v >> 32) as i16,
+            (v >> 48) as i16,
+        );
+    }
+    let lane = |col: &[u8], i: usize| match col.get(2 * i..2 * i + 2) {
+        Some(&[lo, hi]) => i16::from_le_bytes([lo, hi]),
+        _ => 0,
+    };
+    for (i, (d, s)) in dst.iter_mut().zip(src).enumerate().skip(4 * quads) {
+        let mut v = *s;
+        for g in gone {
+            v = v.wrapping_sub(lane(g, i));
+        }
+        *d = v.wrapping_add(lane(came, i));
+    }
+}
+
 /// A network: validated bytes in the format of the module documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct Network<'n> {
@@ -311,6 +376,9 @@ impl<'n> Network<'n> {
             let col = |(piece, sq): (Piece, Square)| self.column(feature(persp, piece, sq));
             match (gone, came) {
                 // A quiet move.
+                ([g], [c]) if !cfg!(target_feature = "sse2") => {
+                    fused_quads(dst, src, [col(*g)], col(*c));
+                }
                 ([g], [c]) => {
                     let (g, c) = (Values(col(*g)), Values(col(*c)));
                     for ((d, s), (wg, wc)) in dst.iter_mut().zip(src).zip(g.zip(c)) {
@@ -318,6 +386,9 @@ impl<'n> Network<'n> {
                     }
                 }
                 // A capture, en passant, a promotion with a capture.
+                ([g0, g1], [c]) if !cfg!(target_feature = "sse2") => {
+                    fused_quads(dst, src, [col(*g0), col(*g1)], col(*c));
+                }
                 ([g0, g1], [c]) => {
                     let (g0, g1, c) = (Values(col(*g0)), Values(col(*g1)), Values(col(*c)));
                     for ((d, s), ((w0, w1), wc)) in dst.iter_mut().zip(src).zip(g0.zip(g1).zip(c)) {
@@ -433,5 +504,53 @@ impl Accumulator {
 impl Default for Accumulator {
     fn default() -> Self {
         Accumulator::EMPTY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::common::rng::Rng;
+    use std::vec;
+    use std::vec::Vec;
+
+    /// What [`fused_quads`] computes, one lane at a time.
+    fn plain(src: &[i16], gone: &[&[u8]], came: &[u8]) -> Vec<i16> {
+        let gone: Vec<Vec<i16>> = gone.iter().map(|g| Values(g).collect()).collect();
+        let came: Vec<i16> = Values(came).collect();
+        src.iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let v = gone.iter().fold(s, |v, g| v.wrapping_sub(g[i]));
+                v.wrapping_add(came[i])
+            })
+            .collect()
+    }
+
+    /// Four lanes in a u64 give what one lane at a time gives, the carries and borrows of
+    /// the extremes included, for every length up to 19 (so the last `len % 4` lanes too).
+    #[test]
+    fn lanes_in_a_u64_equal_one_at_a_time() {
+        let mut rng = Rng::new(11);
+        let extremes = [i16::MIN, -1, 0, 1, i16::MAX, 0x4000, -0x4000];
+        let value = |rng: &mut Rng| match rng.below(3) {
+            0 => extremes[rng.below(extremes.len() as u32) as usize],
+            _ => rng.below(65_536) as u16 as i16,
+        };
+        for round in 0..2_000 {
+            let len = round % 20;
+            let src: Vec<i16> = (0..len).map(|_| value(&mut rng)).collect();
+            let column = |rng: &mut Rng| -> Vec<u8> {
+                (0..len).flat_map(|_| value(rng).to_le_bytes()).collect()
+            };
+            let (g0, g1, c) = (column(&mut rng), column(&mut rng), column(&mut rng));
+            let mut one = vec![0i16; len];
+            fused_quads(&mut one, &src, [&g0], &c);
+            assert_eq!(one, plain(&src, &[&g0], &c), "{src:?}");
+            let mut two = vec![0i16; len];
+            fused_quads(&mut two, &src, [&g0, &g1], &c);
+            assert_eq!(two, plain(&src, &[&g0, &g1], &c), "{src:?}");
+        }
     }
 }
