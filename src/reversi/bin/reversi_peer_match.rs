@@ -1,7 +1,7 @@
-//! A match against another Othello program driven over pipes, from XOT openings.
+//! A match against another Othello program, from XOT openings.
 //!
-//! `reversi_peer_match --peer egaroucid-light:PATH --openings FILE [--games N] [--ms MS]
-//! [--seed S]`
+//! `reversi_peer_match --peer egaroucid-light:PATH|zebra:PATH --openings FILE [--games N]
+//! [--ms MS] [--seed S] [--zebra-depth MID,EXACT,WLD]`
 //!
 //! - `--openings`: XOT openings, one a line as a move string (`f5d6c4d3c2b3b4b5`), e.g.
 //!   `bin/resources/xot/openingslarge.txt` of Egaroucid's repository (fetched, not
@@ -15,6 +15,15 @@
 //!   side to move, `O` the other, `-` empty, a1..h8) and answers `<move> <value>`. Its level is
 //!   the constant in its `main` (depth 10, exact from 20 empties), so its time a move is its
 //!   own: the tool prints both sides' mean time a move so that `--ms` can be set to match it.
+//! - `--peer zebra:PATH`: Zebra's game-playing program `zebra` (GitHub `hoshir/zebra`, built
+//!   on this machine, never committed; `coeffs2.bin` beside it), run once a move in a
+//!   directory of its own: the board goes in as a game file (`-g`), Zebra plays one move
+//!   (`-test`) with no book, no randomness, one thread and a 2^20-entry table (`-b 0 -r 0 -n 1
+//!   -h 20`) at the fixed depths of `--zebra-depth` (`-l`; default `11,18,20`: an 11-ply
+//!   midgame search, exact from 18 empties, win/loss/draw from 20, about 100 ms a move on
+//!   the project's machine), and the move is read from the `current.mov` it writes. Its time
+//!   a move includes its start-up (about 45 ms: the process and its weights), which the tool
+//!   measures once and prints.
 //!
 //! Every peer move is checked against the legal moves; an illegal or unreadable answer stops
 //! the match with an error. Prints one line a game and the result for ours: wins, draws,
@@ -33,18 +42,49 @@ use kgames_reversi::{
 };
 use match_stats::{summary, WallClock};
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
+/// The program ours plays against.
+enum Peer {
+    Lines(LinePeer),
+    Zebra(Zebra),
+}
+
+impl Peer {
+    /// The peer's move in `p` (which has a legal move).
+    fn play(&mut self, p: &Position) -> Result<u8, String> {
+        match self {
+            Peer::Lines(peer) => peer.play(p),
+            Peer::Zebra(zebra) => zebra.play(p),
+        }
+    }
+}
+
+/// The square `word` names if it is a legal move in `p`.
+fn legal(p: &Position, word: &str) -> Result<u8, String> {
+    let sq = parse_square(word.as_bytes())
+        .ok_or_else(|| format!("the peer answered {word:?}, not a move"))?;
+    if p.is_legal(sq) {
+        Ok(sq)
+    } else {
+        Err(format!(
+            "the peer played {word}, illegal in {}",
+            String::from_utf8_lossy(&p.setup())
+        ))
+    }
+}
+
 /// A peer program answering one board a line.
-struct Peer {
+struct LinePeer {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
 
-impl Peer {
-    fn start(path: &str) -> Result<Peer, String> {
+impl LinePeer {
+    fn start(path: &str) -> Result<LinePeer, String> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -54,7 +94,7 @@ impl Peer {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(format!("{path}: no pipes"));
         };
-        Ok(Peer {
+        Ok(LinePeer {
             child,
             stdin,
             stdout: BufReader::new(stdout),
@@ -89,23 +129,92 @@ impl Peer {
         {
             return Err("the peer closed its output".into());
         }
-        let word = line.split_whitespace().next().unwrap_or("");
-        let sq = parse_square(word.as_bytes())
-            .ok_or_else(|| format!("the peer answered {:?}, not a move", line.trim()))?;
-        if !p.is_legal(sq) {
-            return Err(format!(
-                "the peer played {word}, illegal in {}",
-                String::from_utf8_lossy(&p.setup())
-            ));
-        }
-        Ok(sq)
+        legal(p, line.split_whitespace().next().unwrap_or(""))
     }
 }
 
-impl Drop for Peer {
+impl Drop for LinePeer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Zebra's `zebra`, run once a move in a directory of its own.
+struct Zebra {
+    path: PathBuf,
+    dir: PathBuf,
+    /// `-l`'s midgame depth, exact and win/loss/draw empties.
+    depth: [String; 3],
+}
+
+impl Zebra {
+    /// Makes the directory (with a link to the `coeffs2.bin` beside `path`).
+    fn start(path: &str, depth: [String; 3]) -> Result<Zebra, String> {
+        let path = std::fs::canonicalize(path).map_err(|e| format!("{path}: {e}"))?;
+        let coeffs = path.with_file_name("coeffs2.bin");
+        let coeffs = std::fs::canonicalize(&coeffs)
+            .map_err(|e| format!("{}: {e} (Zebra's weights)", coeffs.display()))?;
+        let dir = std::env::temp_dir().join(format!("reversi_peer_match.{}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| {
+                let link = dir.join("coeffs2.bin");
+                let _ = std::fs::remove_file(&link);
+                std::os::unix::fs::symlink(&coeffs, link)
+            })
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Zebra { path, dir, depth })
+    }
+
+    /// Zebra's move in `p` (which has a legal move).
+    fn play(&mut self, p: &Position) -> Result<u8, String> {
+        let setup = p.setup();
+        let mut game = setup.get(..64).unwrap_or_default().to_vec();
+        let black = p.side_to_move() == Color::X;
+        game.extend_from_slice(if black { b"\nBlack\n" } else { b"\nWhite\n" });
+        let moves = self.dir.join("current.mov");
+        let _ = std::fs::remove_file(&moves);
+        std::fs::write(self.dir.join("position.gam"), game).map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&self.path);
+        cmd.current_dir(&self.dir)
+            .args(["-e", "0", "-b", "0", "-r", "0", "-n", "1", "-h", "20"])
+            .args(["-g", "position.gam", "-test", "-l"]);
+        if black {
+            cmd.args(&self.depth).arg("0");
+        } else {
+            cmd.arg("0").args(&self.depth);
+        }
+        let status = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        if !status.success() {
+            return Err(format!("{} exited with {status}", self.path.display()));
+        }
+        let text = std::fs::read_to_string(&moves)
+            .map_err(|e| format!("{}: {e} (Zebra wrote no move)", moves.display()))?;
+        let word = text
+            .split_whitespace()
+            .find(|w| parse_square(w.as_bytes()).is_some())
+            .unwrap_or("");
+        legal(p, word)
+    }
+
+    /// The time of a move that needs no search: the process and its weights' loading.
+    fn start_up(&mut self) -> Result<Duration, String> {
+        let depth = std::mem::replace(&mut self.depth, ["1".into(), "1".into(), "1".into()]);
+        let t = Instant::now();
+        let played = self.play(&Position::start());
+        self.depth = depth;
+        played.map(|_| t.elapsed())
+    }
+}
+
+impl Drop for Zebra {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -177,8 +286,9 @@ fn game(
 }
 
 /// The command line's form.
-const USAGE: &str = "usage: reversi_peer_match --peer egaroucid-light:PATH --openings FILE \
-                     [--games N] [--ms MS] [--seed S]";
+const USAGE: &str = "usage: reversi_peer_match --peer egaroucid-light:PATH|zebra:PATH \
+                     --openings FILE [--games N] [--ms MS] [--seed S] \
+                     [--zebra-depth MID,EXACT,WLD]";
 
 fn usage() -> ExitCode {
     eprintln!("{USAGE}");
@@ -209,9 +319,39 @@ fn main() -> ExitCode {
     else {
         return usage();
     };
-    let Some(path) = peer_arg.strip_prefix("egaroucid-light:") else {
-        eprintln!("reversi_peer_match: unknown peer {peer_arg:?} (known: egaroucid-light:PATH)");
+    let depth = get("--zebra-depth").unwrap_or_else(|| "11,18,20".into());
+    let depth: Vec<String> = depth.split(',').map(str::to_owned).collect();
+    let Ok(depth) = <[String; 3]>::try_from(depth) else {
+        return usage();
+    };
+    if !depth.iter().all(|d| d.parse::<u8>().is_ok_and(|d| d <= 60)) {
+        return usage();
+    }
+    let started = if let Some(path) = peer_arg.strip_prefix("egaroucid-light:") {
+        LinePeer::start(path).map(|p| (Peer::Lines(p), format!("Egaroucid Light ({path})")))
+    } else if let Some(path) = peer_arg.strip_prefix("zebra:") {
+        Zebra::start(path, depth.clone()).and_then(|mut z| {
+            let start_up = z.start_up()?;
+            let name = format!(
+                "Zebra ({path}, -l {}; start-up {} ms a move, counted in its time)",
+                depth.join(" "),
+                start_up.as_millis()
+            );
+            Ok((Peer::Zebra(z), name))
+        })
+    } else {
+        eprintln!(
+            "reversi_peer_match: unknown peer {peer_arg:?} (known: egaroucid-light:PATH, \
+             zebra:PATH)"
+        );
         return ExitCode::from(2);
+    };
+    let (mut peer, name) = match started {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("reversi_peer_match: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let text = match std::fs::read_to_string(&openings) {
         Ok(t) => t,
@@ -225,16 +365,9 @@ fn main() -> ExitCode {
         eprintln!("reversi_peer_match: {openings}: no openings");
         return ExitCode::FAILURE;
     }
-    let mut peer = match Peer::start(path) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("reversi_peer_match: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     println!(
-        "ours ({ms} ms a move) against Egaroucid Light ({path}): {games} games, XOT openings \
-         from {openings} ({} lines, seed {seed}), colours swapped",
+        "ours ({ms} ms a move) against {name}: {games} games, XOT openings from {openings} \
+         ({} lines, seed {seed}), colours swapped",
         lines.len()
     );
     let mut rng = Rng::new(seed);
