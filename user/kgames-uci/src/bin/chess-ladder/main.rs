@@ -1,8 +1,9 @@
 //! `chess-ladder`: plays our UCI engine against Stockfish at a list of `Skill Level`s, a
 //! fixed time per move, from fixed varied openings (or seeded random plies) with colours
 //! alternated, adjudicating by the rules of chess (mate, stalemate, insufficient material,
-//! fifty moves, threefold repetition) and, when asked, a draw at a ply limit, and prints per level wins, draws, losses, the score and the Elo
-//! difference with its 95% margin. See docs/tools/uci.md.
+//! fifty moves, threefold repetition) and, when asked, a draw at a ply limit, and prints
+//! per level wins, draws, losses, the score and the Elo difference with its 95% margin.
+//! See docs/tools/uci.md.
 
 mod depths;
 mod elo;
