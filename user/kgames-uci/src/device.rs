@@ -25,7 +25,7 @@ pub struct Device {
     dev: Arc<kgames_client::Device>,
     worker: Option<JoinHandle<()>>,
     stopped: Arc<AtomicBool>,
-    /// Set by the device thread once it has printed `bestmove`.
+    /// Set by the device thread just before it prints `bestmove`.
     answered: Arc<AtomicBool>,
 }
 
@@ -161,8 +161,9 @@ fn run(
         Some(m) => format!("bestmove {m}"),
         None => bestmove_line(any_legal_move(&setup.game)),
     };
-    send(&line);
+    // Before `bestmove`, as in the host engine: a command read after it finds the search over.
     answered.store(true, Ordering::Release);
+    send(&line);
 }
 
 impl Engine for Device {

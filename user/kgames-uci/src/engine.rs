@@ -107,7 +107,7 @@ pub trait Engine {
     fn stop(&mut self);
     /// Waits for the search in flight, if any, to end by itself.
     fn wait(&mut self);
-    /// Whether the search is over: it has printed `bestmove` or its thread has ended
+    /// Whether the search is over: it is printing `bestmove` or its thread has ended
     /// (`None`: no search was started since the last wait).
     fn finished(&self) -> Option<bool>;
     /// True while a search runs (a finished one is joined).
@@ -123,8 +123,9 @@ pub trait Engine {
     }
 }
 
-/// [`Engine::finished`] for a search run by `worker` that sets `answered` once it has printed
-/// `bestmove`.
+/// [`Engine::finished`] for a search run by `worker` that sets `answered` just before it
+/// prints `bestmove` (so a command read after `bestmove` always finds the search over;
+/// joining the thread then waits only for that print).
 pub fn search_over<T>(worker: Option<&JoinHandle<T>>, answered: &AtomicBool) -> Option<bool> {
     worker.map(|h| h.is_finished() || answered.load(Ordering::Acquire))
 }

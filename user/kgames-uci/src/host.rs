@@ -32,7 +32,7 @@ pub struct Host {
     memory: Option<Memory>,
     worker: Option<JoinHandle<Memory>>,
     stop: Arc<AtomicBool>,
-    /// Set by the search thread once it has printed `bestmove`: from then on the search is
+    /// Set by the search thread just before it prints `bestmove`: from then on the search is
     /// over for the GUI, even while the thread is still handing its memory back.
     answered: Arc<AtomicBool>,
     tt_entries: usize,
@@ -153,8 +153,10 @@ fn search(
         SearchResult::Move(m) => Some(m),
         SearchResult::NoMove | SearchResult::Interrupted => any_legal_move(&game),
     };
-    send(&bestmove_line(m));
+    // Before `bestmove`: a command read after it must find the search over (only this print
+    // and the return are left, which joining the thread waits for).
     answered.store(true, Ordering::Release);
+    send(&bestmove_line(m));
     memory
 }
 

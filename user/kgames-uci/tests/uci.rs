@@ -161,10 +161,9 @@ fn last_depth(lines: &[String]) -> u32 {
 #[test]
 fn the_table_is_kept_until_ucinewgame() {
     let strip = |lines: Vec<String>| -> Vec<String> {
-        // An `info string` says a command waited for the search thread to end: timing.
+        // No `info string`: a search that answered is over (no "still searching" notice).
         lines
             .into_iter()
-            .filter(|l| !l.starts_with("info string"))
             .map(|l| l.split(" nps ").next().unwrap_or("").to_string())
             .collect()
     };
