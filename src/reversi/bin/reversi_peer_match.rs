@@ -168,6 +168,11 @@ impl Zebra {
 
     /// Zebra's move in `p` (which has a legal move).
     fn play(&mut self, p: &Position) -> Result<u8, String> {
+        self.search(p, &self.depth)
+    }
+
+    /// Zebra's move in `p` searched at `depth` (`-l`'s three values).
+    fn search(&self, p: &Position, depth: &[String; 3]) -> Result<u8, String> {
         let setup = p.setup();
         let mut game = setup.get(..64).unwrap_or_default().to_vec();
         let black = p.side_to_move() == Color::X;
@@ -180,9 +185,9 @@ impl Zebra {
             .args(["-e", "0", "-b", "0", "-r", "0", "-n", "1", "-h", "20"])
             .args(["-g", "position.gam", "-test", "-l"]);
         if black {
-            cmd.args(&self.depth).arg("0");
+            cmd.args(depth).arg("0");
         } else {
-            cmd.arg("0").args(&self.depth);
+            cmd.arg("0").args(depth);
         }
         let status = cmd
             .stdin(Stdio::null())
@@ -203,12 +208,10 @@ impl Zebra {
     }
 
     /// The time of a move that needs no search: the process and its weights' loading.
-    fn start_up(&mut self) -> Result<Duration, String> {
-        let depth = std::mem::replace(&mut self.depth, ["1".into(), "1".into(), "1".into()]);
+    fn start_up(&self) -> Result<Duration, String> {
         let t = Instant::now();
-        let played = self.play(&Position::start());
-        self.depth = depth;
-        played.map(|_| t.elapsed())
+        self.search(&Position::start(), &["1", "1", "1"].map(String::from))
+            .map(|_| t.elapsed())
     }
 }
 
@@ -330,7 +333,7 @@ fn main() -> ExitCode {
     let started = if let Some(path) = peer_arg.strip_prefix("egaroucid-light:") {
         LinePeer::start(path).map(|p| (Peer::Lines(p), format!("Egaroucid Light ({path})")))
     } else if let Some(path) = peer_arg.strip_prefix("zebra:") {
-        Zebra::start(path, depth.clone()).and_then(|mut z| {
+        Zebra::start(path, depth.clone()).and_then(|z| {
             let start_up = z.start_up()?;
             let name = format!(
                 "Zebra ({path}, -l {}; start-up {} ms a move, counted in its time)",
