@@ -387,14 +387,21 @@ fn reader_figures() -> Result<(u64, u64), String> {
         events: libc::POLLIN,
         revents: 0,
     };
-    let t1 = Instant::now();
-    const POLLS: u32 = 2000;
-    for _ in 0..POLLS {
-        // SAFETY: one valid pollfd.
-        unsafe { libc::poll(&mut p, 1, 0) };
+    // The cost of a poll: the best of 20 batches of 100, so that one preemption of the
+    // guest (milliseconds under TCG) does not pass for a cost that grows with the watchers
+    // (which would slow every batch).
+    const BATCH: u32 = 100;
+    let mut best = u64::MAX;
+    for _ in 0..20 {
+        let t1 = Instant::now();
+        for _ in 0..BATCH {
+            // SAFETY: one valid pollfd.
+            unsafe { libc::poll(&mut p, 1, 0) };
+        }
+        let ns = u64::try_from(t1.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        best = best.min(ns / u64::from(BATCH));
     }
-    let ns = u64::try_from(t1.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    Ok((records, ns / u64::from(POLLS)))
+    Ok((records, best))
 }
 
 const WATCHERS: usize = 10_000;
