@@ -233,7 +233,6 @@ impl<'a> SearchContext<'a> {
     /// default: the table is cleared at every search, so the move depends only on the game
     /// and the budget. A node-budget search with a kept table is still deterministic for the
     /// same sequence of searches.
-    #[cfg(not(MODULE))]
     pub fn set_keep_table(&mut self, on: bool) {
         self.keep_table = on;
     }

@@ -269,7 +269,7 @@ where
             let resources = t.resources.clone().ok_or(ENODEV)?;
             (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms, resources)
         };
-        let mut scratch = pool.take(uid)?;
+        let mut scratch = pool.take(uid, copy)?;
         let thought = G::search(copy, &mut scratch, budget, stop, cap_ms, &resources);
         pool.give(uid, scratch);
         Ok(thought)

@@ -31,7 +31,8 @@ pub(crate) struct ContextPool<G: Game> {
 /// What the pool's mutex protects.
 ///
 /// Invariant: `free.len()` plus the uids searching in `turns` is the number of contexts made
-/// at load, and `free` keeps the capacity reserved then (pushing never allocates).
+/// at load, and `free` keeps the capacity reserved then (pushing never allocates); `free` is
+/// in the order the contexts were given back, oldest first.
 struct PoolState<G: Game> {
     /// The contexts not in use.
     free: KVec<Scratch<G>>,
@@ -72,13 +73,23 @@ impl<G: Game> ContextPool<G> {
 
     /// Waits (interruptibly: `ERESTARTSYS` on a signal) until it is `uid`'s turn (see
     /// [`Turns`]: no other search of `uid` in flight, and no uid waiting longer), and takes a
-    /// context.
-    pub(super) fn take(&self, uid: u32) -> Result<Scratch<G>> {
+    /// context: the one that holds `game`'s memory ([`Game::owns`]) if it is free, else the
+    /// one given back longest ago (the least likely to be wanted back by its game).
+    pub(super) fn take(&self, uid: u32, game: &G) -> Result<Scratch<G>> {
         let mut st = self.state.lock();
         let mut registered = false;
         loop {
             let free = !st.free.is_empty();
             if st.turns.try_take(uid, registered, free) {
+                // At most `search_contexts` entries to look at, under a leaf lock.
+                let i = st.free.iter().position(|s| game.owns(s)).unwrap_or(0);
+                // Moves that context to the end, where `pop` takes it; the others keep their
+                // order (oldest first).
+                if let Some(tail) = st.free.get_mut(i..) {
+                    if !tail.is_empty() {
+                        tail.rotate_left(1);
+                    }
+                }
                 if let Some(s) = st.free.pop() {
                     return Ok(s);
                 }

@@ -53,6 +53,9 @@ pub struct Chess {
     game: ChessGame,
     human: Color,
     last_search: Option<ChessCpuMove>,
+    /// The game's name among the device's games: the nonce of the `00` or `10` that started
+    /// it. A search context whose [`ChessScratch::owner`] is this id holds this game's table.
+    id: u64,
 }
 
 impl Chess {
@@ -116,7 +119,12 @@ pub struct ChessConfig {
 
 /// The chess search's memory: the transposition table, one record per ply, the history
 /// heuristic's table; with the network, its accumulators (one per ply, 1 KiB each).
+///
+/// Invariant: the table and the history hold entries of the game named `owner` only (or
+/// nothing, when `owner` is `None`): a search for another game clears both first.
 pub struct ChessScratch<A: Alloc> {
+    /// The [`Chess::id`] of the game the last search was for.
+    owner: Option<u64>,
     tt: A::Slice<TtEntry>,
     plies: A::Slice<Ply>,
     history: A::Boxed<History>,
@@ -145,6 +153,7 @@ impl Game for Chess {
             Evaluation::Network => Network::embedded(),
         };
         Some(ChessScratch {
+            owner: None,
             tt: A::slice(tt_entries, TtEntry::EMPTY)?,
             plies: A::slice(MAX_PLY, Ply::EMPTY)?,
             history: A::boxed(History::EMPTY)?,
@@ -169,20 +178,22 @@ impl Game for Chess {
         side.protocol_char()
     }
 
-    fn start(human: Color) -> Self {
+    fn start(human: Color, nonce: u64) -> Self {
         Chess {
             game: ChessGame::new(),
             human,
             last_search: None,
+            id: nonce,
         }
     }
 
-    fn setup(arg: &[u8], human: Color) -> Option<Self> {
+    fn setup(arg: &[u8], human: Color, nonce: u64) -> Option<Self> {
         let pos = Position::from_fen(arg).ok()?;
         Some(Chess {
             game: ChessGame::from_position(pos),
             human,
             last_search: None,
+            id: nonce,
         })
     }
 
@@ -236,20 +247,29 @@ impl Game for Chess {
         Ok(status_word(status))
     }
 
+    fn owns<A: Alloc>(&self, scratch: &ChessScratch<A>) -> bool {
+        scratch.owner == Some(self.id)
+    }
+
     fn think<A: Alloc>(
         &self,
         scratch: &mut ChessScratch<A>,
         meter: &mut Meter<'_>,
     ) -> Thought<ChessCpuMove> {
         let ChessScratch {
+            owner,
             tt,
             plies,
             history,
             accs,
             net,
         } = scratch;
-        tt.fill(TtEntry::EMPTY);
+        // The table and history of this game's earlier searches are kept, as `kgames-uci
+        // --host` keeps them between the moves of a game; another game's are cleared.
+        let keep = *owner == Some(self.id);
+        *owner = Some(self.id);
         let mut ctx = SearchContext::new(tt, plies, history);
+        ctx.set_keep_table(keep);
         if let Some(net) = *net {
             ctx.set_nnue(net, accs);
         }

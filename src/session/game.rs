@@ -53,24 +53,26 @@ pub trait Game: Clone + Sized + Unpin {
     fn default_side() -> Self::Side;
     /// The side letter.
     fn side_letter(side: Self::Side) -> u8;
-    /// A new game from the start position, the human playing `human`.
-    fn start(human: Self::Side) -> Self;
+    /// A new game from the start position, the human playing `human`; `nonce` as in
+    /// [`Game::parse_new`].
+    fn start(human: Self::Side, nonce: u64) -> Self;
     /// Parses the whole argument of `00` and starts the game it names, with the device's
     /// `config` and `nonce`, a number that differs between the `00`s of a device (a game that
     /// draws random numbers seeds them from both): by default exactly one side letter
     /// ([`Game::parse_side`]) and [`Game::start`]. `None` is INVFMT.
     fn parse_new(arg: &[u8], config: &Self::Config, nonce: u64) -> Option<(Self::Side, Self)> {
-        let _ = (config, nonce);
+        let _ = config;
         match arg {
             [c] => {
                 let side = Self::parse_side(&[*c])?;
-                Some((side, Self::start(side)))
+                Some((side, Self::start(side, nonce)))
             }
             _ => None,
         }
     }
-    /// A new game from the position given to `10`, or `None` when it is malformed or invalid.
-    fn setup(arg: &[u8], human: Self::Side) -> Option<Self>;
+    /// A new game from the position given to `10`, or `None` when it is malformed or invalid;
+    /// `nonce` as in [`Game::parse_new`].
+    fn setup(arg: &[u8], human: Self::Side, nonce: u64) -> Option<Self>;
     /// The `01` board before any game (only called when [`Self::BOARD_BEFORE_GAME`]).
     fn write_idle_board(out: &mut Reply);
     /// The `01` board.
@@ -91,6 +93,13 @@ pub trait Game: Clone + Sized + Unpin {
     }
     /// The human's `04` (reversi: pass, chess: resign). Returns the reply word.
     fn pass_or_resign(&mut self) -> Result<Word, Word>;
+    /// Whether `scratch` holds this game's memory from an earlier search (the device's pool
+    /// then hands it out before any other free context, so a game keeps its context from
+    /// move to move). By default no game keeps anything.
+    fn owns<A: Alloc>(&self, scratch: &Self::Scratch<A>) -> bool {
+        let _ = scratch;
+        false
+    }
     /// Searches a move for the side to move within the meter's budget.
     fn think<A: Alloc>(
         &self,

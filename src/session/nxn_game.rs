@@ -203,9 +203,9 @@ impl Game for Nxn {
         side.letter()
     }
 
-    fn start(human: Side) -> Self {
+    fn start(human: Side, nonce: u64) -> Self {
         let c = NxnConfig::default();
-        Nxn::new(human, c.size, c.playouts, c.workers, c.game_seed(0))
+        Nxn::new(human, c.size, c.playouts, c.workers, c.game_seed(nonce))
     }
 
     fn parse_new(arg: &[u8], config: &NxnConfig, nonce: u64) -> Option<(Side, Self)> {
@@ -230,7 +230,7 @@ impl Game for Nxn {
         Some((side, Nxn::new(side, n, t, p, config.game_seed(nonce))))
     }
 
-    fn setup(_arg: &[u8], _human: Side) -> Option<Self> {
+    fn setup(_arg: &[u8], _human: Side, _nonce: u64) -> Option<Self> {
         None
     }
 

@@ -146,7 +146,7 @@ impl Game for Reversi {
         side.letter()
     }
 
-    fn start(human: Color) -> Self {
+    fn start(human: Color, _nonce: u64) -> Self {
         Reversi {
             pos: Position::start(),
             human,
@@ -156,7 +156,7 @@ impl Game for Reversi {
         }
     }
 
-    fn setup(arg: &[u8], human: Color) -> Option<Self> {
+    fn setup(arg: &[u8], human: Color, _nonce: u64) -> Option<Self> {
         Some(Reversi {
             pos: Position::parse_setup(arg)?,
             human,

@@ -25,8 +25,8 @@ pub struct CommandContext {
     pub max_games: usize,
     /// Appended to `09` before its newline (each pair preceded by a space).
     pub extra: StatusExtra,
-    /// A number the device makes different for each command (a counter): a `00` seeds its
-    /// game from it ([`Game::parse_new`]).
+    /// A number the device makes different for each command (a counter): a `00` or `10`
+    /// seeds its game from it, or names the game by it ([`Game::parse_new`]).
     pub nonce: u64,
 }
 
@@ -249,7 +249,7 @@ impl<G: Game> Session<G> {
             }
             Request::Append(args) => self.in_progress()?.append(args.as_bytes())?,
             Request::Setup(args) => {
-                let g = G::setup(args.as_bytes(), self.human).ok_or(Word::InvFmt)?;
+                let g = G::setup(args.as_bytes(), self.human, env.nonce).ok_or(Word::InvFmt)?;
                 self.game = Some(g);
                 Word::Ok
             }

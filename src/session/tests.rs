@@ -2,7 +2,7 @@
 //! move's two phases, and that a rejected command changes nothing.
 
 extern crate std;
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::chess_game::Chess;
@@ -18,6 +18,8 @@ struct Driver<G: Game> {
     s: Session<G>,
     out: Reply,
     scratch: G::Scratch<crate::HeapAlloc>,
+    /// The last command's nonce: a counter, as the device's.
+    nonce: u64,
 }
 
 impl<G: Game> Driver<G> {
@@ -26,13 +28,16 @@ impl<G: Game> Driver<G> {
             s: Session::new(),
             out: Reply::new(),
             scratch: G::new_scratch(4096, &G::Config::default()).unwrap(),
+            nonce: 0,
         }
     }
 
     fn run(&mut self, raw: &[u8]) -> Vec<u8> {
+        self.nonce += 1;
         let env = CommandContext {
             games: 1,
             max_games: 4,
+            nonce: self.nonce,
             ..CommandContext::default()
         };
         if let Action::Think(copy) = self.s.execute(raw, &env, &mut self.out) {
@@ -317,6 +322,63 @@ fn chess_appends_uci_moves_and_reports_the_search() {
         last.trim_end().ends_with(pv.split(',').next().unwrap()),
         "{pv} {last}"
     );
+}
+
+/// A CPU move's search keeps the table and history of the same game's earlier searches in
+/// its context, and clears those of any other game: after `00`, and when another game
+/// searched in the context between two moves (as when the device's pool hands the context to
+/// another file).
+#[test]
+fn chess_keeps_the_table_of_its_own_game_only() {
+    fn opening(d: &mut Driver<Chess>) -> Vec<u8> {
+        d.expect(b"00 W", b"OK\n");
+        d.expect(b"05 N20000", b"OK\n");
+        d.expect(b"12 e2e4", b"OK\n");
+        d.expect(b"03", b"OK\n");
+        d.run(b"06")
+    }
+    let reply = |d: &mut Driver<Chess>| {
+        let legal = String::from_utf8(d.run(b"07")).unwrap();
+        let first = legal.split(' ').next().unwrap().trim_end().to_string();
+        let mut line = b"12 ".to_vec();
+        // 07 lists classic moves ("WPe2-e4"); 12 takes UCI ("e2e4").
+        line.extend(first[2..].replace(['-', 'x'], "").bytes());
+        line
+    };
+    // One game, one context: the second search starts from the first one's table.
+    let mut warm = Driver::<Chess>::new();
+    let first = opening(&mut warm);
+    let after = reply(&mut warm);
+    warm.expect(&after, b"OK\n");
+    warm.expect(b"03", b"OK\n");
+    let kept = warm.run(b"09");
+    // The same position searched from a cleared table.
+    let moves = String::from_utf8(first.clone()).unwrap();
+    let m1 = moves.trim_end().split(' ').nth(1).unwrap().to_string();
+    let mut cold = Driver::<Chess>::new();
+    cold.expect(b"00 W", b"OK\n");
+    cold.expect(b"05 N20000", b"OK\n");
+    let mut line = std::format!("12 e2e4 {m1} ").into_bytes();
+    line.extend_from_slice(&after[3..]);
+    cold.expect(&line, b"OK\n");
+    cold.expect(b"03", b"OK\n");
+    let cleared = cold.run(b"09");
+    assert_ne!(kept, cleared, "the kept table does not change this search");
+    // A new game in the same context (`00`) starts cleared.
+    warm.expect(b"00 W", b"OK\n");
+    warm.expect(&line, b"OK\n");
+    warm.expect(b"03", b"OK\n");
+    assert_eq!(warm.run(b"09"), cleared);
+    // Another game searching in the context between two moves clears it.
+    let (mut a, mut b) = (Driver::<Chess>::new(), Driver::<Chess>::new());
+    b.nonce = 1000;
+    assert_eq!(opening(&mut a), first);
+    core::mem::swap(&mut a.scratch, &mut b.scratch);
+    opening(&mut b);
+    core::mem::swap(&mut a.scratch, &mut b.scratch);
+    a.expect(&after, b"OK\n");
+    a.expect(b"03", b"OK\n");
+    assert_eq!(a.run(b"09"), cleared);
 }
 
 /// Random and mutated command lines never panic and always get a reply ending in `\n`.

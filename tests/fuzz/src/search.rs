@@ -116,7 +116,7 @@ fn deep<G: Game>(
     let Some(mut game) = sides
         .iter()
         .filter_map(|s| G::parse_side(s))
-        .filter_map(|side| G::setup(arg, side))
+        .filter_map(|side| G::setup(arg, side, 0))
         .find(|g| !g.human_to_move())
     else {
         panic!("no side of {arg:?} leaves the CPU to move");

@@ -40,7 +40,7 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "chess",
-            name: "kgames-uci through /dev/chess plays a whole game against a scripted opponent",
+            name: "kgames-uci through /dev/chess plays a whole game, keeping its table: kgames-uci --host's moves",
             uid: 2206,
             run: crate::uci::whole_game,
         },
@@ -49,6 +49,18 @@ pub fn tests() -> Vec<Test> {
             name: "with chess_eval=0 /dev/chess plays the classic evaluation's moves (kgames-uci --host --eval classic), not the network's",
             uid: 2208,
             run: crate::uci::whole_game_classic,
+        },
+        Test {
+            suite: "chess",
+            name: "two games searched in turn each keep their own table: both play kgames-uci --host's moves",
+            uid: 2209,
+            run: crate::uci::interleaved_games,
+        },
+        Test {
+            suite: "chess",
+            name: "five games searched in turn on four contexts clear each other's tables: kgames-uci --host --clear-table's moves",
+            uid: 2210,
+            run: crate::uci::more_games_than_contexts,
         },
         Test {
             suite: "chess",

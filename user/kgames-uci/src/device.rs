@@ -1,11 +1,15 @@
 //! Device mode: the search runs in the kernel, through a private game on `/dev/chess`
 //! ([`kgames_client::Device`]).
 //!
-//! Each `go` rebuilds the game on the device: `00 W`, `10 <FEN>` for a set-up start, the
-//! moves with `12` (as many lines as the 256-byte limit needs, so the device's game has the
-//! whole repetition history), the budget with `05`, then `03` (black to move: the CPU's
-//! side) or `08` (white to move: the CPU plays for the "human"). `06` gives the move and `09`
-//! the search's depth, score, nodes and principal variation. `stop` is
+//! A `go` whose position continues the game on the device (the same start, and the moves the
+//! device has, its own last move included, followed by new ones) appends the new moves with
+//! `12`, so the device's search keeps the game's table and history from move to move. Any
+//! other position, and the first after `ucinewgame`, rebuilds the game: `00 W`, `10 <FEN>`
+//! for a set-up start, all the moves with `12` (as many lines as the 256-byte limit needs,
+//! so the device's game has the whole repetition history). Then the budget with `05`, and
+//! `03` (black to move: the CPU's side) or `08` (white to move: the CPU plays for the
+//! "human"). `06` gives the move and `09` the search's depth, score, nodes and principal
+//! variation. `stop` is
 //! `KGAMES_IOC_STOP_SEARCH` on the same file from the main thread
 //! ([`Transport::stop_search`]): the blocked `03`/`08` returns with the best move so far.
 
@@ -23,7 +27,10 @@ use std::time::{Duration, Instant};
 /// The engine behind `/dev/chess`.
 pub struct Device {
     dev: Arc<kgames_client::Device>,
-    worker: Option<JoinHandle<()>>,
+    /// The search's thread: it returns the game it left on the device.
+    worker: Option<JoinHandle<Option<OnDevice>>>,
+    /// The game on the device when no search runs (`None`: unknown, or none).
+    on_device: Option<OnDevice>,
     stopped: Arc<AtomicBool>,
     /// Set by the device thread just before it prints `bestmove`.
     answered: Arc<AtomicBool>,
@@ -36,6 +43,7 @@ impl Device {
         Ok(Device {
             dev: Arc::new(dev),
             worker: None,
+            on_device: None,
             stopped: Arc::new(AtomicBool::new(false)),
             answered: Arc::new(AtomicBool::new(false)),
         })
@@ -53,6 +61,23 @@ fn expect(dev: &kgames_client::Device, r: Request<'_>, ok: &[Word]) -> Result<Wo
     command(dev, r)?
         .expect(r, ok)
         .map_err(|e| crate::protocol::clip(&e.to_string()))
+}
+
+/// The game on the device file after a search: its start and all its moves, the CPU's move
+/// included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct OnDevice {
+    fen: Option<String>,
+    moves: Vec<String>,
+}
+
+/// The moves that take the game on the device to `setup`, when `setup` continues it.
+fn continuation<'a>(on_device: Option<&OnDevice>, setup: &'a Setup) -> Option<&'a [String]> {
+    let game = on_device?;
+    if game.fen != setup.fen {
+        return None;
+    }
+    setup.moves.strip_prefix(game.moves.as_slice())
 }
 
 /// The arguments of the `12` lines for `moves`, each line within the line limit.
@@ -76,20 +101,28 @@ pub fn append_lines(moves: &[String]) -> Vec<String> {
     lines
 }
 
-/// Sets up the game on the device and runs the CPU's move; returns the UCI move (or
-/// `None` when the game has no move) and prints the search's `info` line.
+/// Brings the game on the device to `setup` (continuing `on_device` when it can) and runs
+/// the CPU's move; returns the UCI move (or `None` when the game has no move) and prints the
+/// search's `info` line.
 fn search(
     f: &kgames_client::Device,
+    on_device: Option<&OnDevice>,
     setup: &Setup,
     request: SearchRequest,
     start: Instant,
 ) -> Result<Option<String>, String> {
     const MOVED: &[Word] = &[Word::Ok, Word::Check, Word::Mate, Word::Tie];
-    expect(f, Request::New("W"), &[Word::Ok])?;
-    if let Some(fen) = &setup.fen {
-        expect(f, Request::Setup(fen), &[Word::Ok])?;
-    }
-    for line in append_lines(&setup.moves) {
+    let new_moves = match continuation(on_device, setup) {
+        Some(moves) => moves,
+        None => {
+            expect(f, Request::New("W"), &[Word::Ok])?;
+            if let Some(fen) = &setup.fen {
+                expect(f, Request::Setup(fen), &[Word::Ok])?;
+            }
+            &setup.moves
+        }
+    };
+    for line in append_lines(new_moves) {
         expect(f, Request::Append(&line), MOVED)?;
     }
     let budget = match request.limit {
@@ -139,15 +172,18 @@ fn search(
     Ok(mv)
 }
 
+/// The search thread: returns the game it left on the device (`None` after an error or
+/// when the game had no move: the next search rebuilds it).
 fn run(
     file: Arc<kgames_client::Device>,
+    on_device: Option<OnDevice>,
     setup: Setup,
     request: SearchRequest,
     stopped: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
-) {
+) -> Option<OnDevice> {
     let start = Instant::now();
-    let found = match search(&file, &setup, request, start) {
+    let found = match search(&file, on_device.as_ref(), &setup, request, start) {
         Ok(m) => m,
         Err(e) => {
             send(&format!("info string /dev/chess: {e}"));
@@ -157,13 +193,16 @@ fn run(
     while request.wait_for_stop && !stopped.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let line = match found {
+    let line = match &found {
         Some(m) => format!("bestmove {m}"),
         None => bestmove_line(any_legal_move(&setup.game)),
     };
     // Before `bestmove`, as in the host engine: a command read after it finds the search over.
     answered.store(true, Ordering::Release);
     send(&line);
+    let Setup { fen, mut moves, .. } = setup;
+    moves.push(found?);
+    Some(OnDevice { fen, moves })
 }
 
 impl Engine for Device {
@@ -173,6 +212,8 @@ impl Engine for Device {
 
     fn new_game(&mut self) -> Result<(), String> {
         self.wait();
+        // The next search starts a new game on the device (`00`), with a cleared table.
+        self.on_device = None;
         Ok(())
     }
 
@@ -196,9 +237,10 @@ impl Engine for Device {
             Arc::clone(&self.stopped),
         );
         let answered = Arc::clone(&self.answered);
+        let on_device = self.on_device.take();
         let handle = std::thread::Builder::new()
             .name("device".into())
-            .spawn(move || run(file, setup, request, stopped, answered))
+            .spawn(move || run(file, on_device, setup, request, stopped, answered))
             .map_err(|e| format!("cannot start the device thread: {e}"))?;
         self.worker = Some(handle);
         Ok(())
@@ -218,8 +260,9 @@ impl Engine for Device {
 
     fn wait(&mut self) {
         if let Some(handle) = self.worker.take() {
-            if handle.join().is_err() {
-                send("info string the device thread failed");
+            match handle.join() {
+                Ok(game) => self.on_device = game,
+                Err(_) => send("info string the device thread failed"),
             }
         }
     }
@@ -232,6 +275,28 @@ impl Engine for Device {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_that_continues_the_device_game_appends_only_its_new_moves() {
+        let text = |v: &[&str]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        let setup =
+            |fen: Option<&str>, moves: &[&str]| Setup::from_command(fen, &text(moves)).unwrap().0;
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        let device = OnDevice {
+            fen: None,
+            moves: text(&["e2e4", "e7e5"]),
+        };
+        let on = Some(&device);
+        let next = setup(None, &["e2e4", "e7e5", "g1f3", "b8c6"]);
+        assert_eq!(continuation(on, &next), Some(&next.moves[2..]));
+        let same = setup(None, &["e2e4", "e7e5"]);
+        assert_eq!(continuation(on, &same), Some(&[][..]));
+        // A take-back, another line, another start, or nothing known: rebuilt.
+        assert_eq!(continuation(on, &setup(None, &["e2e4"])), None);
+        assert_eq!(continuation(on, &setup(None, &["d2d4", "e7e5"])), None);
+        assert_eq!(continuation(on, &setup(Some(fen), &[])), None);
+        assert_eq!(continuation(None, &next), None);
+    }
 
     #[test]
     fn append_lines_fit_the_line_limit() {

@@ -26,8 +26,8 @@ struct Args {
     #[arg(long, default_value = "/dev/chess")]
     device: String,
     /// Clear the transposition table at every search and start the history afresh (host
-    /// mode), as /dev/chess does. By default they are kept between the moves of a game and
-    /// cleared by `ucinewgame`.
+    /// mode). By default they are kept between the moves of a game and cleared by
+    /// `ucinewgame`, as /dev/chess keeps a game's table while the game gets its context back.
     #[arg(long, requires = "host")]
     clear_table: bool,
     /// The evaluation (host mode): the network (the default, as /dev/chess's) or the classic one.
