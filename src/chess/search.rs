@@ -289,6 +289,12 @@ pub fn best_move_observed(
 ) -> SearchResult {
     ctx.info = SearchInfo::default();
     ctx.pv_len = 0;
+    // Before any early return: a caller that did not keep the table may hand it to another
+    // game next, which must find it cleared (the device's rule, src/session/chess_game.rs).
+    if !ctx.keep_table {
+        ctx.tt.fill(TtEntry::EMPTY);
+        *ctx.history = History::EMPTY;
+    }
     if game.is_over() {
         return SearchResult::NoMove;
     }
@@ -311,16 +317,8 @@ pub fn best_move_observed(
     for p in ctx.plies.iter_mut() {
         p.killers = [0; 2];
     }
-    if !ctx.keep_table {
-        for e in ctx.tt.iter_mut() {
-            *e = TtEntry::EMPTY;
-        }
-    }
-    let keep = ctx.keep_table;
-    if keep {
+    if ctx.keep_table {
         ctx.history.age();
-    } else {
-        *ctx.history = History::EMPTY;
     }
     let mut s = Search {
         ctx,

@@ -295,7 +295,12 @@ impl Game for Chess {
                 }
                 Thought::Move(found)
             }
-            SearchResult::Interrupted => Thought::Interrupted,
+            SearchResult::Interrupted => {
+                // The game stays as it was and its move is asked again: that search starts
+                // from a cleared table, as an uninterrupted one would have.
+                *owner = None;
+                Thought::Interrupted
+            }
             SearchResult::NoMove => Thought::Pass,
         }
     }

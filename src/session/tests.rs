@@ -10,7 +10,7 @@ use super::game::{Game, Thought};
 use super::reply::Reply;
 use super::reversi_game::Reversi;
 use super::state::{Action, CommandContext, Session};
-use crate::common::budget::{Meter, NeverInterrupt, NodeClock};
+use crate::common::budget::{AlwaysInterrupt, Meter, NeverInterrupt, NodeClock};
 
 const START: &[u8] = b"---------------------------OX------XO---------------------------\tX\n";
 
@@ -379,6 +379,45 @@ fn chess_keeps_the_table_of_its_own_game_only() {
     a.expect(&after, b"OK\n");
     a.expect(b"03", b"OK\n");
     assert_eq!(a.run(b"09"), cleared);
+    // A game whose first search in the context had a single legal move (it returns before
+    // any iteration) still cleared the other game's table and history: its next search is
+    // the one it makes in a context of its own.
+    fn forced(b: &mut Driver<Chess>) -> Vec<u8> {
+        b.expect(b"00 W", b"OK\n");
+        b.expect(b"05 N20000", b"OK\n");
+        b.expect(b"12 e2e4 f7f5 d1h5", b"CHECK\n");
+        assert!(!b.run(b"07").contains(&b' '), "more than one legal move");
+        b.expect(b"03", b"OK\n");
+        b.expect(b"12 f1c4", b"OK\n");
+        let r = b.run(b"03");
+        assert!(r == b"OK\n" || r == b"CHECK\n", "{r:?}");
+        b.run(b"09")
+    }
+    let alone = forced(&mut Driver::<Chess>::new());
+    let (mut a, mut b) = (Driver::<Chess>::new(), Driver::<Chess>::new());
+    b.nonce = 1000;
+    opening(&mut a);
+    a.expect(&after, b"OK\n");
+    a.expect(b"03", b"OK\n");
+    core::mem::swap(&mut a.scratch, &mut b.scratch);
+    assert_eq!(forced(&mut b), alone);
+    // An interrupted search (a signal: the game unchanged, the move asked again) leaves the
+    // context to nobody: the search asked again starts cleared.
+    let mut i = Driver::<Chess>::new();
+    assert_eq!(opening(&mut i), first);
+    i.expect(&after, b"OK\n");
+    let env = CommandContext::default();
+    let Action::Think(copy) = i.s.execute(b"03", &env, &mut i.out) else {
+        panic!("03 does not search");
+    };
+    let mut clock = NodeClock { ns_per_node: 1000 };
+    let mut always = AlwaysInterrupt;
+    let mut meter = Meter::new(i.s.budget(), &mut clock, &mut always);
+    let t = copy.think(&mut i.scratch, &mut meter);
+    assert!(matches!(t, Thought::Interrupted));
+    i.s.finish(t, &mut i.out);
+    i.expect(b"03", b"OK\n");
+    assert_eq!(i.run(b"09"), cleared);
 }
 
 /// Random and mutated command lines never panic and always get a reply ending in `\n`.

@@ -58,7 +58,7 @@ pub fn tests() -> Vec<Test> {
         },
         Test {
             suite: "chess",
-            name: "five games searched in turn on four contexts clear each other's tables: kgames-uci --host --clear-table's moves",
+            name: "five games searched in turn on the four search contexts clear each other's tables: kgames-uci --host --clear-table's moves",
             uid: 2210,
             run: crate::uci::more_games_than_contexts,
         },

@@ -48,14 +48,18 @@ pub fn whole_game_classic(_: u32) -> Outcome {
     differs(1, &["--host", "--eval", "nnue"], "the network's")
 }
 
-/// Five games played in turn on the default 4 search contexts: each search finds its game's
+/// The module's default `search_contexts`, with which the `chess` suite runs (as `fairness`
+/// assumes too: the module does not show its parameters in sysfs).
+const CONTEXTS: u32 = 4;
+
+/// One game more than the search contexts, played in turn: each search finds its game's
 /// context taken by another game since (the pool lends the context given back longest ago),
-/// so it clears the other game's table and history first. All five play the moves of
+/// so it clears the other game's table and history first. All play the moves of
 /// `kgames-uci --host --clear-table`, and not those of a host that keeps its table (so one
 /// game's table leaking into another's search would show).
 pub fn more_games_than_contexts(_: u32) -> Outcome {
-    interleaved(5, &["--host", "--clear-table"], 40)?;
-    differs(5, &["--host"], "the kept table's")
+    interleaved(CONTEXTS + 1, &["--host", "--clear-table"], 40)?;
+    differs(CONTEXTS + 1, &["--host"], "the kept table's")
 }
 
 /// [`interleaved`] must fail on a search that differs from the host's (`what` names the host).

@@ -7,7 +7,7 @@
 //! `tt_entries`. The `09` figures are those of a device with one game (`games=1/1`).
 
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use kgames_common::budget::{Interrupt, Meter};
@@ -32,6 +32,9 @@ pub struct InProcess<G: Game> {
     interrupted: AtomicBool,
     stop: AtomicBool,
     label: String,
+    /// Counts the commands, as the device does: each gets the next value as its nonce (a
+    /// `00` or `10` names its game by it: chess keeps a game's table until a new game).
+    commands: AtomicU64,
 }
 
 struct Flag<'a>(&'a AtomicBool);
@@ -68,6 +71,7 @@ impl<G: Game + Send> InProcess<G> {
             interrupted: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             label: format!("{} in this process", G::NAME),
+            commands: AtomicU64::new(0),
         }
     }
 
@@ -77,10 +81,14 @@ impl<G: Game + Send> InProcess<G> {
         self
     }
 
-    fn env() -> CommandContext {
+    fn env(&self) -> CommandContext {
         CommandContext {
             games: 1,
             max_games: 1,
+            nonce: self
+                .commands
+                .fetch_add(1, Ordering::Relaxed)
+                .wrapping_add(1),
             ..CommandContext::default()
         }
     }
@@ -98,13 +106,13 @@ where
         let raw = format!("{line}\n");
         let mut out = Reply::new();
         if Session::<G>::answers_while_busy(raw.as_bytes()) {
-            lock(&self.session)?.execute(raw.as_bytes(), &Self::env(), &mut out);
+            lock(&self.session)?.execute(raw.as_bytes(), &self.env(), &mut out);
             return Ok(text(&out));
         }
         let mut scratch = lock(&self.turn)?;
         let (copy, budget) = {
             let mut s = lock(&self.session)?;
-            match s.execute(raw.as_bytes(), &Self::env(), &mut out) {
+            match s.execute(raw.as_bytes(), &self.env(), &mut out) {
                 Action::Done => return Ok(text(&out)),
                 Action::Think(copy) => (copy, s.budget()),
             }
