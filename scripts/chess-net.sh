@@ -7,26 +7,28 @@
 #   scripts/chess-net.sh --smoke    a tiny run (8 games, 2 epochs) that checks the pipeline
 #                                   end to end: the network loads and plays (make check)
 #
-# The data: SETS, each NODES:SEED:GAMES, is chess-datagen --scores at NODES nodes a move from
-# 8 random plies, GAMES games from seed SEED, in chunk files of 100 games under
-# ~/.cache/kgames/nnue/data-nNODES-sSEED. Data generation is resumable: a stopped run
-# continues when the command is run again, and chunks already made are kept. Then chess-nnue
-# trains H=HIDDEN with ACTIVATION for EPOCHS epochs (seed 1, positions mirrored left to
-# right) on the sets in order (the held-out positions are the last set's last ones). Node
-# budgets make the games independent of the machine's speed (the generator runs 2 threads; a
-# chunk's bytes do not depend on them); the trainer is deterministic for its thread count
-# (THREADS, 2 for the shipped network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA
-# THREADS.
+# The data: SETS, each NODES:SEED:GAMES[:REV], is chess-datagen --scores at NODES nodes a move
+# from 8 random plies, GAMES games from seed SEED, in chunk files of 50 games under
+# ~/.cache/kgames/nnue/data-nNODES-sSEED[-REV]; with REV, the games are the network's own:
+# src/chess/nnue.bin as of the git revision REV plays them (--net), else the classic
+# evaluation. Data generation is resumable: a stopped run continues when the command is run
+# again, and chunks already made are kept. Then chess-nnue trains H=HIDDEN with ACTIVATION
+# for EPOCHS epochs (seed 1, positions mirrored left to right) on the sets in order (the
+# held-out positions are the last set's last ones). Node budgets make the games independent
+# of the machine's speed (the generator runs 2 threads; a chunk's bytes do not depend on
+# them), though not of the search's code: a search change since the data was made changes
+# the games. The trainer is deterministic for its thread count (THREADS, 2 for the shipped
+# network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 mode=${1:-}
-SETS=${SETS:-"1000:1000001:244700 3000:1:4600"}
+SETS=${SETS:-"250:5000001:735750:d3dc0847"}
 HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
 validation=10000 batch=4096
 if [ "$mode" = --smoke ]; then
-    SETS="300:1:8" EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
     out=out/chess-net-smoke data=out/chess-net-smoke
     rm -rf "$out"
 else
@@ -38,11 +40,16 @@ bin=target/release
 t0=$(date +%s)
 sources=()
 for set in $SETS; do
-    IFS=: read -r nodes seed games <<<"$set"
-    dir=$data/data-n$nodes-s$seed
-    "$bin/chess-datagen" --games "$games" --chunk-games 100 --nodes "$nodes" --seed "$seed" \
-        --scores --threads 2 --dir "$dir"
-    sources+=(--data "$dir:$(( (games + 99) / 100 ))")
+    IFS=: read -r nodes seed games rev <<<"$set"
+    dir=$data/data-n$nodes-s$seed${rev:+-$rev}
+    net=()
+    if [ -n "$rev" ]; then
+        git show "$rev:src/chess/nnue.bin" >"$out/nnue-$rev.bin"
+        net=(--net "$out/nnue-$rev.bin")
+    fi
+    "$bin/chess-datagen" --games "$games" --chunk-games 50 --nodes "$nodes" --seed "$seed" \
+        --scores --threads 2 --dir "$dir" "${net[@]}"
+    sources+=(--data "$dir:$(( (games + 49) / 50 ))")
 done
 t1=$(date +%s)
 "$bin/chess-nnue" "${sources[@]}" --hidden "$HIDDEN" --mirror \
