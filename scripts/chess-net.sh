@@ -26,7 +26,7 @@ mode=${1:-}
 SETS=${SETS:-"250:5000001:735750:d3dc0847"}
 HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
-validation=10000 batch=4096
+validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
     SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
     out=out/chess-net-smoke data=out/chess-net-smoke
@@ -47,9 +47,9 @@ for set in $SETS; do
         git show "$rev:src/chess/nnue.bin" >"$out/nnue-$rev.bin"
         net=(--net "$out/nnue-$rev.bin")
     fi
-    "$bin/chess-datagen" --games "$games" --chunk-games 50 --nodes "$nodes" --seed "$seed" \
+    "$bin/chess-datagen" --games "$games" --chunk-games "$chunk" --nodes "$nodes" --seed "$seed" \
         --scores --threads 2 --dir "$dir" "${net[@]}"
-    sources+=(--data "$dir:$(( (games + 49) / 50 ))")
+    sources+=(--data "$dir:$(( (games + chunk - 1) / chunk ))")
 done
 t1=$(date +%s)
 "$bin/chess-nnue" "${sources[@]}" --hidden "$HIDDEN" --mirror \
