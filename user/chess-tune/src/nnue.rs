@@ -17,18 +17,25 @@ use std::path::Path;
 /// The most pieces a position has.
 const MAX_PIECES: usize = 32;
 
-/// One training position: the features of both perspectives, the side to move's first.
+/// One training position: the features of the side to move's perspective (the other side's
+/// follow from them, [`them`]), its score and the game's result. 68 bytes, so that 100 M+
+/// positions fit in memory.
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// Features of the side to move's perspective (`len` used).
     us: [u16; MAX_PIECES],
-    /// Features of the other side's perspective.
-    them: [u16; MAX_PIECES],
     len: u8,
     /// The search's score for the side to move, centipawns.
     pub score: i16,
     /// The game's result for the side to move: 0, 1 or 2 halves of a point.
     pub result: u8,
+}
+
+/// The other perspective's feature of a piece whose feature is `f` from one side: own and
+/// enemy swapped (the halves of the 768), the board mirrored rank 1 <-> rank 8 (see
+/// `kgames_chess::nnue::feature`).
+fn them(f: u16) -> u16 {
+    ((f + 384) % 768) ^ 56
 }
 
 impl Entry {
@@ -37,7 +44,6 @@ impl Entry {
         let stm = pos.turn();
         let mut e = Entry {
             us: [0; MAX_PIECES],
-            them: [0; MAX_PIECES],
             len: 0,
             score: 0,
             result: 0,
@@ -49,7 +55,7 @@ impl Entry {
                 for sq in pos.by_piece(piece) {
                     if n < MAX_PIECES {
                         e.us[n] = feature(stm, piece, sq) as u16;
-                        e.them[n] = feature(stm.other(), piece, sq) as u16;
+                        debug_assert_eq!(them(e.us[n]), feature(stm.other(), piece, sq) as u16);
                         n += 1;
                     }
                 }
@@ -70,15 +76,19 @@ impl Entry {
     /// network that does not see castling rights (the features do not).
     pub fn mirrored(&self) -> Entry {
         let mut e = self.clone();
-        for f in e.us.iter_mut().chain(e.them.iter_mut()) {
+        for f in e.us.iter_mut() {
             *f ^= 7;
         }
         e
     }
 
-    fn features(&self) -> (&[u16], &[u16]) {
-        let n = usize::from(self.len);
-        (&self.us[..n], &self.them[..n])
+    /// The features of both perspectives, the side to move's first (`len` of each used).
+    fn features(&self) -> ([u16; MAX_PIECES], [u16; MAX_PIECES], usize) {
+        let mut t = [0; MAX_PIECES];
+        for (t, &f) in t.iter_mut().zip(&self.us) {
+            *t = them(f);
+        }
+        (self.us, t, usize::from(self.len))
     }
 }
 
@@ -86,8 +96,7 @@ impl Entry {
 /// by name), skipping lines without a score; at most `max` of them. Also returns the last
 /// `last` of them as positions (the held-out set, for the agreement check).
 ///
-/// Positions come in file order; callers that add [`Entry::mirrored`] copies do so after
-/// splitting off the held-out positions.
+/// Positions come in file order; [`Train::mirror`] adds their mirror images in training.
 pub fn load(
     path: &Path,
     files: usize,
@@ -222,10 +231,10 @@ impl Model {
 
     /// The accumulators of both perspectives, the side to move's first.
     fn hidden_sums(&self, e: &Entry) -> (Vec<f32>, Vec<f32>) {
-        let (us, them) = e.features();
+        let (us, them, n) = e.features();
         let (mut a_us, mut a_them) = (vec![0.0; self.hidden], vec![0.0; self.hidden]);
-        self.accumulate(us, &mut a_us);
-        self.accumulate(them, &mut a_them);
+        self.accumulate(&us[..n], &mut a_us);
+        self.accumulate(&them[..n], &mut a_them);
         (a_us, a_them)
     }
 
@@ -308,6 +317,9 @@ pub struct Train {
     pub threads: usize,
     /// The seed of the shuffle.
     pub seed: u64,
+    /// Also trains on every position mirrored left to right (files a <-> h), made as the
+    /// batches are: the set is shuffled as if the mirror images followed it.
+    pub mirror: bool,
 }
 
 /// The target of an entry: `lambda * sigmoid(score / 400) + (1 - lambda) * result`.
@@ -341,7 +353,7 @@ impl Grad {
     }
 }
 
-fn backprop(m: &Model, batch: &[&Entry], lambda: f32, g: &mut Grad) {
+fn backprop(m: &Model, batch: &[Entry], lambda: f32, g: &mut Grad) {
     let h = m.hidden;
     let (mut a_us, mut a_them) = (vec![0.0f32; h], vec![0.0f32; h]);
     let mut d = vec![0.0f32; h];
@@ -351,7 +363,8 @@ fn backprop(m: &Model, batch: &[&Entry], lambda: f32, g: &mut Grad) {
     g.b2 = 0.0;
     g.loss = 0.0;
     for e in batch {
-        let (us, them) = e.features();
+        let (us, them, n) = e.features();
+        let (us, them) = (&us[..n], &them[..n]);
         m.accumulate(us, &mut a_us);
         m.accumulate(them, &mut a_them);
         let p = sigmoid(m.output(&a_us, &a_them));
@@ -446,7 +459,10 @@ pub fn train(
 ) {
     let h = model.hidden;
     let threads = t.threads.max(1);
-    let mut order: Vec<usize> = (0..set.len()).collect();
+    let n = set.len();
+    let total_len = if t.mirror { 2 * n } else { n };
+    // Indices fit in u32 (4 G entries would be 272 GB of positions).
+    let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
     let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
     let (mut aw1, mut ab1, mut aw2, mut ab2) = (
         Adam::new(INPUTS * h),
@@ -469,7 +485,13 @@ pub fn train(
         };
         let mut epoch_loss = 0.0;
         for chunk in order.chunks(t.batch.max(1)) {
-            let batch: Vec<&Entry> = chunk.iter().map(|&i| &set[i]).collect();
+            let batch: Vec<Entry> = chunk
+                .iter()
+                .map(|&i| match set.get(i as usize) {
+                    Some(e) => e.clone(),
+                    None => set[i as usize - n].mirrored(),
+                })
+                .collect();
             let part = batch.len().div_ceil(threads);
             std::thread::scope(|s| {
                 for (g, b) in grads.iter_mut().zip(batch.chunks(part.max(1))) {
@@ -508,7 +530,7 @@ pub fn train(
             ab2.step(&mut b2, &[total.b2 / n], lr, step, 100.0);
             model.b2 = b2[0];
         }
-        report(epoch, epoch_loss / set.len().max(1) as f64, model);
+        report(epoch, epoch_loss / total_len.max(1) as f64, model);
     }
 }
 

@@ -70,6 +70,7 @@ fn float_and_integer_networks_agree() {
             lambda: 0.75,
             threads: 2,
             seed: 1,
+            mirror: false,
         };
         train(&mut model, &set, &t, |_, _, _| {});
         let after = loss(&model, &set, 0.75);
@@ -105,4 +106,33 @@ fn self_play_with_the_network_uses_it() {
     let scores = |g: &[chess_tune::data::Sample]| g.iter().map(|s| s.score).collect::<Vec<_>>();
     assert!(!classic.is_empty() && !network.is_empty());
     assert_ne!(scores(&classic), scores(&network));
+}
+
+/// `Train::mirror` makes the mirror images as the batches are made: the same network as
+/// training on the set with its mirror images appended (what the trainer did before it kept
+/// one copy of each position in memory).
+#[test]
+fn mirror_images_made_in_batches_train_as_if_stored() {
+    let set = training_set();
+    let mut t = Train {
+        epochs: 2,
+        batch: 64,
+        lr: 0.01,
+        lambda: 0.75,
+        threads: 2,
+        seed: 1,
+        mirror: true,
+    };
+    let mut made = Model::new(16, Activation::ClippedRelu, 1);
+    train(&mut made, &set, &t, |_, _, _| {});
+    let mut stored_set = set.clone();
+    stored_set.extend(set.iter().map(Entry::mirrored));
+    t.mirror = false;
+    let mut stored = Model::new(16, Activation::ClippedRelu, 1);
+    train(&mut stored, &stored_set, &t, |_, _, _| {});
+    assert!(made.quantise() == stored.quantise());
+    t.epochs = 1;
+    let mut unmirrored = Model::new(16, Activation::ClippedRelu, 1);
+    train(&mut unmirrored, &set, &t, |_, _, _| {});
+    assert!(made.quantise() != unmirrored.quantise());
 }

@@ -98,13 +98,10 @@ fn main() {
         std::process::exit(1);
     }
     let held = set.split_off(set.len() - args.validation);
-    if args.mirror {
-        let mirrored: Vec<_> = set.iter().map(|e| e.mirrored()).collect();
-        set.extend(mirrored);
-    }
+    let copies = if args.mirror { 2 } else { 1 };
     eprintln!(
         "{} training and {} held-out positions read in {:.1} s",
-        set.len(),
+        copies * set.len(),
         held.len(),
         t0.elapsed().as_secs_f64()
     );
@@ -124,9 +121,10 @@ fn main() {
         lambda: args.lambda,
         threads: args.threads,
         seed: args.seed,
+        mirror: args.mirror,
     };
     let t1 = std::time::Instant::now();
-    let n = set.len();
+    let n = copies * set.len();
     train(&mut model, &set, &settings, |epoch, l, m| {
         let secs = t1.elapsed().as_secs_f64();
         eprintln!(
