@@ -10,7 +10,8 @@
 //!   pieces it moves, so the search updates it incrementally instead of summing 32 columns.
 //! - **Output**: clipped ReLU (`clamp(x, 0, QA)`) or squared clipped ReLU of both
 //!   accumulators, the side to move's first, dotted with `2H` output weights, plus the bias;
-//!   summed in i64 and scaled to centipawns ([`Network::evaluate`]).
+//!   summed exactly (i32 lanes on the host, an i64 fold in the kernel) and scaled to
+//!   centipawns ([`Network::evaluate`]).
 //!
 //! Quantisation (the trainer rounds its float weights to these scales): feature weights and
 //! biases times [`QA`], output weights times [`QB`], the output bias times `QA * QB`; the
@@ -191,6 +192,47 @@ fn fused_quads<const G: usize>(dst: &mut [i16], src: &[i16], gone: [&[u8]; G], c
         }
         *d = v.wrapping_add(lane(came, i));
     }
+}
+
+/// Values summed at a time by [`dot_crelu_lanes`].
+const DOT_LANES: usize = 16;
+
+/// The clipped-ReLU output dot product of one perspective: `clamp(a, 0, QA) * w` summed over
+/// the `min(side, w / 2)` pairs, in [`DOT_LANES`] i32 lanes that the compiler vectorises where
+/// SSE2 is there (the host). No lane can overflow: a term is at most `QA * 2^15` in magnitude
+/// and there are at most [`MAX_HIDDEN`] = 256 of them, `256 * 255 * 32768` =
+/// 2,139,095,040 < 2^31, so the sum is the exact one the i64 fold of [`Network::evaluate`]
+/// makes. The kernel's build (no SIMD registers) keeps that fold.
+#[inline(always)]
+fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
+    let mut lanes = [0i32; DOT_LANES];
+    let mut blocks = 0;
+    for (a, w) in side
+        .chunks_exact(DOT_LANES)
+        .zip(w.chunks_exact(2 * DOT_LANES))
+    {
+        let (Ok(a), Ok(w)) = (
+            <&[i16; DOT_LANES]>::try_from(a),
+            <&[u8; 2 * DOT_LANES]>::try_from(w),
+        ) else {
+            break;
+        };
+        for (i, (lane, &a)) in lanes.iter_mut().zip(a).enumerate() {
+            let x = a.clamp(0, QA as i16);
+            let w = i16::from_le_bytes([w[2 * i], w[2 * i + 1]]);
+            *lane += i32::from(x) * i32::from(w);
+        }
+        blocks += 1;
+    }
+    let done = blocks * DOT_LANES;
+    let tail = side
+        .iter()
+        .skip(done)
+        .zip(Values(w.get(2 * done..).unwrap_or(&[])))
+        .fold(0i64, |s, (&a, w)| {
+            s + i64::from(i32::from(a).clamp(0, QA) * i32::from(w))
+        });
+    lanes.iter().map(|&l| i64::from(l)).sum::<i64>() + tail
 }
 
 /// A network: validated bytes in the format of the module documentation.
@@ -444,6 +486,9 @@ impl<'n> Network<'n> {
         let out_us = self.values((INPUTS + 1) * h, h);
         let out_them = self.values((INPUTS + 2) * h, h);
         let sum = match self.activation {
+            Activation::ClippedRelu if cfg!(target_feature = "sse2") => {
+                dot_crelu_lanes(us, out_us) + dot_crelu_lanes(them, out_them) + self.output_bias()
+            }
             Activation::ClippedRelu => {
                 let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
                     side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {

@@ -106,6 +106,85 @@ fn extreme_weights_stay_in_range() {
     }
 }
 
+/// The clipped-ReLU output sum is exact at every hidden size (the lanes of 16 and the rest)
+/// with output weights anywhere in i16: each position's bias is set to cancel the exact sum
+/// but for a small offset, so the unclamped result shows any error in it; and where each
+/// perspective's dot product is at the edge of i32 (every output weight +32767 on one side
+/// and -32768 on the other), the two still give their exact small difference.
+#[test]
+fn clipped_relu_output_sums_are_exact() {
+    let mut rng = Rng::new(11);
+    let mut positions = vec![Position::startpos()];
+    let mut game = Game::new();
+    let mut list = MoveList::new();
+    while positions.len() < 40 {
+        game.legal_moves(&mut list);
+        match list.get(rng.below(list.len().max(1) as u32) as usize) {
+            Some(m) if !game.is_over() => {
+                game.play(m);
+            }
+            _ => game = Game::new(),
+        }
+        positions.push(*game.position());
+    }
+    let mut checked = 0;
+    for h in [1, 15, 16, 17, 31, 100, 128, 255, 256] {
+        for round in 0..6 {
+            let edge = round == 0;
+            let mut b = MAGIC.to_vec();
+            b.extend_from_slice(&(h as u16).to_le_bytes());
+            b.extend_from_slice(&[0, 0]);
+            for _ in 0..(INPUTS + 1) * h {
+                let w = if edge {
+                    MAX_FT
+                } else {
+                    rng.below(2 * MAX_FT as u32 + 1) as i32 - MAX_FT
+                };
+                b.extend_from_slice(&(w as i16).to_le_bytes());
+            }
+            let mut out = Vec::new();
+            for i in 0..2 * h {
+                let w = match (edge, rng.below(4)) {
+                    (true, _) if i < h => i16::MAX,
+                    (true, _) => i16::MIN,
+                    (false, 0) => i16::MAX,
+                    (false, 1) => i16::MIN,
+                    _ => rng.next_u64() as i16,
+                };
+                out.push(i64::from(w));
+                b.extend_from_slice(&w.to_le_bytes());
+            }
+            b.extend_from_slice(&0i32.to_le_bytes());
+            let at_bias = b.len() - 4;
+            for pos in &positions {
+                let net = Network::parse(&b).expect("in range");
+                let mut acc = Accumulator::EMPTY;
+                net.refresh(pos, &mut acc);
+                let clipped = |c| acc.sums(c)[..h].iter().map(|&a| i64::from(a).clamp(0, 255));
+                let dot: i64 = clipped(pos.turn())
+                    .chain(clipped(pos.turn().other()))
+                    .zip(&out)
+                    .map(|(x, w)| x * w)
+                    .sum();
+                let offset = i64::from(rng.below(1_000_001)) - 500_000;
+                let Ok(bias) = i32::try_from(offset - dot) else {
+                    continue;
+                };
+                let mut biased = b.clone();
+                biased[at_bias..].copy_from_slice(&bias.to_le_bytes());
+                let net = Network::parse(&biased).expect("in range");
+                let cp = (dot + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
+                assert_eq!(i64::from(net.evaluate(&acc, pos.turn())), cp, "H = {h}");
+                if edge {
+                    assert_eq!(dot, -255 * h as i64, "H = {h}: both sides clipped at QA");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1_500, "{checked}");
+}
+
 #[test]
 fn bad_networks_are_refused() {
     let good = uniform(8, 1, 3, 5, 0);
