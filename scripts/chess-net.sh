@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 mode=${1:-}
-SETS=${SETS:-"250:5000001:735750:d3dc0847"}
+SETS=${SETS:-"250:5000001:735750:d3dc0847 250:6000001:700000:83520ce7"}
 HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
 validation=10000 batch=4096 chunk=50
