@@ -18,7 +18,7 @@ use std::path::Path;
 const MAX_PIECES: usize = 32;
 
 /// One training position: the features of the side to move's perspective (the other side's
-/// follow from them, [`them`]), its score and the game's result. 68 bytes, so that 100 M+
+/// follow from them), its score and the game's result. 68 bytes, so that 100 M+
 /// positions fit in memory.
 #[derive(Clone, Debug)]
 pub struct Entry {
