@@ -199,10 +199,10 @@ const DOT_LANES: usize = 16;
 
 /// The clipped-ReLU output dot product of one perspective: `clamp(a, 0, QA) * w` summed over
 /// the `min(side, w / 2)` pairs, in [`DOT_LANES`] i32 lanes that the compiler vectorises where
-/// SSE2 is there (the host). No lane can overflow: a term is at most `QA * 2^15` in magnitude
-/// and there are at most [`MAX_HIDDEN`] = 256 of them, `256 * 255 * 32768` =
-/// 2,139,095,040 < 2^31, so the sum is the exact one the i64 fold of [`Network::evaluate`]
-/// makes. The kernel's build (no SIMD registers) keeps that fold.
+/// SSE2 is there (x86-64 hosts). No lane can overflow: a term is at most `QA * 2^15` in
+/// magnitude and a lane gets at most [`MAX_HIDDEN`] / 16 = 16 of them; even all 256 terms
+/// together, `256 * 255 * 32768` = 2,139,095,040, stay below 2^31. The lanes are summed in
+/// i64, so the result is the exact one the i64 fold of [`Network::evaluate`] makes. The kernel's build (no SIMD registers) keeps that fold.
 #[inline(always)]
 fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
     let mut lanes = [0i32; DOT_LANES];

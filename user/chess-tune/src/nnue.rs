@@ -461,7 +461,8 @@ pub fn train(
     let threads = t.threads.max(1);
     let n = set.len();
     let total_len = if t.mirror { 2 * n } else { n };
-    // Indices fit in u32 (4 G entries would be 272 GB of positions).
+    // Indices are u32: 2^32 entries would be 2^31 positions and their images, 146 GB.
+    assert!(u32::try_from(total_len).is_ok(), "fewer than 2^32 entries");
     let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
     let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
     let (mut aw1, mut ab1, mut aw2, mut ab2) = (

@@ -139,7 +139,6 @@ fn search_lines(e: &mut Engine) -> Vec<String> {
     e.until("bestmove")
 }
 
-/// The depth of the last `info depth` line.
 /// The nodes of the first `info depth` line at `depth` or deeper (`u64::MAX` if none).
 fn nodes_to_depth(lines: &[String], depth: u32) -> u64 {
     lines
@@ -153,6 +152,7 @@ fn nodes_to_depth(lines: &[String], depth: u32) -> u64 {
         .unwrap_or(u64::MAX)
 }
 
+/// The depth of the last `info depth` line.
 fn last_depth(lines: &[String]) -> u32 {
     lines
         .iter()
