@@ -202,7 +202,8 @@ const DOT_LANES: usize = 16;
 /// SSE2 is there (x86-64 hosts). No lane can overflow: a term is at most `QA * 2^15` in
 /// magnitude and a lane gets at most [`MAX_HIDDEN`] / 16 = 16 of them; even all 256 terms
 /// together, `256 * 255 * 32768` = 2,139,095,040, stay below 2^31. The lanes are summed in
-/// i64, so the result is the exact one the i64 fold of [`Network::evaluate`] makes. The kernel's build (no SIMD registers) keeps that fold.
+/// i64, so the result is the exact one of [`dot_crelu`], which the kernel's build (no SIMD
+/// registers) keeps.
 #[inline(always)]
 fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
     let mut lanes = [0i32; DOT_LANES];
@@ -225,14 +226,20 @@ fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
         blocks += 1;
     }
     let done = blocks * DOT_LANES;
-    let tail = side
-        .iter()
-        .skip(done)
-        .zip(Values(w.get(2 * done..).unwrap_or(&[])))
-        .fold(0i64, |s, (&a, w)| {
-            s + i64::from(i32::from(a).clamp(0, QA) * i32::from(w))
-        });
+    let tail = dot_crelu(
+        side.get(done..).unwrap_or(&[]),
+        w.get(2 * done..).unwrap_or(&[]),
+    );
     lanes.iter().map(|&l| i64::from(l)).sum::<i64>() + tail
+}
+
+/// The clipped-ReLU output dot product, one pair at a time in i64: the kernel's build, and
+/// the values after the last whole block of [`dot_crelu_lanes`].
+#[inline(always)]
+fn dot_crelu(side: &[i16], w: &[u8]) -> i64 {
+    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
+        s + i64::from(i32::from(a).clamp(0, QA) * i32::from(w))
+    })
 }
 
 /// A network: validated bytes in the format of the module documentation.
@@ -490,13 +497,7 @@ impl<'n> Network<'n> {
                 dot_crelu_lanes(us, out_us) + dot_crelu_lanes(them, out_them) + self.output_bias()
             }
             Activation::ClippedRelu => {
-                let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
-                    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
-                        let x = i32::from(a).clamp(0, QA);
-                        s + i64::from(x * i32::from(w))
-                    })
-                };
-                dot(us, out_us) + dot(them, out_them) + self.output_bias()
+                dot_crelu(us, out_us) + dot_crelu(them, out_them) + self.output_bias()
             }
             Activation::SquaredClippedRelu => {
                 let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
