@@ -161,6 +161,17 @@ chmod +x "$out/guest.sh"
 printf '%s\n' "$cmd" > "$out/cmd.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
+# The in-VM tests on a kernel with the function tracer (Debian's) boot with it tracing
+# __cond_resched (module.sh shows the search reaching it): set at boot, before any CPU runs
+# the code it patches. Switching tracers at run time rewrites live kernel text (ftrace's
+# call site, the sched_switch tracepoint's key in __schedule), and under QEMU's TCG that
+# oopses the guest now and then ("Oops: int3" at __schedule+0x30c, seen in 1 of 7 switches
+# on Debian's 7.3 with no kgames code running, 2026-11-28).
+config=${kdir%/vmlinuz}/build/.config
+[ "$kernel" != test ] && [ -z "$debug" ] || config=${kdir%/vmlinuz}/.config
+if [ "$mode" = tests ] && grep -qx 'CONFIG_FUNCTION_TRACER=y' "$config" 2>/dev/null; then
+    vng_args+=(--append "ftrace=function ftrace_filter=__cond_resched")
+fi
 set +e
 # A boot that has not reached guest.sh (which makes $out/booted) in $boot_limit s is stopped
 # and booted again, once, in both modes below.
