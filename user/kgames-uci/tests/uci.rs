@@ -139,14 +139,24 @@ fn search_lines(e: &mut Engine) -> Vec<String> {
     e.until("bestmove")
 }
 
+/// The depth of an `info depth` line and the rest of the line after it.
+fn info_depth(line: &str) -> Option<(u32, &str)> {
+    let (d, rest) = line.strip_prefix("info depth ")?.split_once(' ')?;
+    Some((d.parse().ok()?, rest))
+}
+
 /// The nodes of the first `info depth` line at `depth` or deeper (`u64::MAX` if none).
 fn nodes_to_depth(lines: &[String], depth: u32) -> u64 {
     lines
         .iter()
         .find_map(|l| {
-            let mut w = l.strip_prefix("info depth ")?.split(' ');
-            let d: u32 = w.next()?.parse().ok()?;
-            let n = w.skip_while(|&x| x != "nodes").nth(1)?.parse().ok()?;
+            let (d, rest) = info_depth(l)?;
+            let n = rest
+                .split(' ')
+                .skip_while(|&x| x != "nodes")
+                .nth(1)?
+                .parse()
+                .ok()?;
             (d >= depth).then_some(n)
         })
         .unwrap_or(u64::MAX)
@@ -157,13 +167,7 @@ fn last_depth(lines: &[String]) -> u32 {
     lines
         .iter()
         .rev()
-        .find_map(|l| {
-            l.strip_prefix("info depth ")?
-                .split(' ')
-                .next()?
-                .parse()
-                .ok()
-        })
+        .find_map(|l| info_depth(l).map(|(d, _)| d))
         .expect("an info depth line")
 }
 
