@@ -41,12 +41,16 @@ while [ $# -gt 0 ]; do
     shift
 done
 
+# config: the booted kernel's .config (Debian's under the unpacked package's build/).
 if [ -n "$debug" ]; then
     kdir=$("$here/kernel-build.sh" --debug) memory=2G ko=${ko:-$repo/out/debug/kgames.ko}
+    config=$kdir/.config
 elif [ "$kernel" != test ]; then
     kdir=$("$here/debian-kernel.sh" "$kernel" --boot)/vmlinuz memory=1G ko=${ko:-$repo/out/$kernel/kgames.ko}
+    config=${kdir%/vmlinuz}/build/.config
 else
     kdir=${KDIR:-$("$here/kernel-build.sh")} memory=1G ko=${ko:-$repo/kgames.ko}
+    config=$kdir/.config
 fi
 [ -f "$ko" ] || die "$ko is not built (run make)"
 # The module must be built for the kernel that boots: its vermagic names the release.
@@ -167,8 +171,6 @@ vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --r
 # call site, the sched_switch tracepoint's key in __schedule), and under QEMU's TCG that
 # oopses the guest now and then ("Oops: int3" at __schedule+0x30c, seen in 1 of 7 switches
 # on Debian's 7.3 with no kgames code running, 2026-11-28).
-config=${kdir%/vmlinuz}/build/.config
-[ "$kernel" != test ] && [ -z "$debug" ] || config=${kdir%/vmlinuz}/.config
 if [ "$mode" = tests ] && grep -qx 'CONFIG_FUNCTION_TRACER=y' "$config" 2>/dev/null; then
     vng_args+=(--append "ftrace=function ftrace_filter=__cond_resched")
 fi
