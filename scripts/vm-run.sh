@@ -11,9 +11,12 @@
 # $KGAMES_KERNEL, else test), --insmod-args 'a=1 b=2'
 # (module parameters), --out DIR (logs; default out/vm), --root (--cmd runs as root), --debug
 # (the debug kernel of scripts/kernel-build.sh --debug, 2 GiB of memory, and the module built
-# for it: out/debug/kgames.ko), --ko FILE (the module).
+# for it: out/debug/kgames.ko), --ko FILE (the module); with --tests: --progs 'devices.sh ...'
+# (the target's programs to run; default all three), --then 'CMD' (run as root in the same
+# guest after the tests, the module still loaded, its output in DIR/then.txt: other checks
+# that share the boot); --append 'ARGS' (more kernel parameters, e.g. kunit.enable=0).
 # Whatever the guest said, the run fails (exit 90) when the guest kernel's log shows a report
-# (scripts/detect.sh: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
+# (scripts/detect.py: BUG, Oops, WARNING, lockdep, lockups, hung tasks, panics, KASAN, UBSAN,
 # debug objects, Rust panics, and the leaks kmemleak finds in its scan after the run).
 # A boot that has not reached guest.sh in KGAMES_BOOT_LIMIT s (300; debug 1200), or whose
 # kernel stopped before it did, is started again, once (batch and shell). A batch run is
@@ -24,6 +27,7 @@ repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 
 mode=shell cmd="" insmod_args="" out="$repo/out/vm" suites=() debug="" ko="" who=nobody kernel=${KGAMES_KERNEL:-test}
+progs="" then="" append=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --shell) mode=shell ;;
@@ -35,6 +39,9 @@ while [ $# -gt 0 ]; do
         --debug) debug=--debug ;;
         --ko) ko=$2; shift ;;
         --kernel) kernel=$2; shift ;;
+        --progs) progs=$2; shift ;;
+        --then) then=$2; shift ;;
+        --append) append+=("$2"); shift ;;
         -*) die "unknown option $1" ;;
         *) suites+=("$1") ;;
     esac
@@ -72,7 +79,7 @@ mkdir -p "$out"
 # One VM per output directory at a time.
 exec 9>"$out/.lock"
 flock 9
-rm -f "$out"/{tap.txt,dmesg.txt,console.log,stdout.log,status,guest.sh,cmd.sh,kmemleak.txt,booted,console-boot1.log,console-boot2.log}
+rm -f "$out"/{tap.txt,tap-times.txt,then.sh,then.txt,dmesg.txt,console.log,stdout.log,status,guest.sh,cmd.sh,kmemleak.txt,booted,console-boot1.log,console-boot2.log}
 
 # The host terminal's look for the shell's tools (play's figurines and colours): its locale,
 # COLORTERM and NO_COLOR, each quoted for the guest's shell.
@@ -146,8 +153,11 @@ case "\$mode" in
         # programs' TAP nested in the runner's, copied to tap.txt.
         export KSRC='$ksrc' KSELFTEST_DEVICES_SH_ARGS='${suites[*]:-}'
         [ -z "\$KGAMES_DEBUG" ] || export kselftest_override_timeout=4500
-        make -s -C "\$repo/tests/selftests/kgames" run_tests 2>&1 | tee "\$out/tap.txt"
+        # tap-times.txt: the same lines, each after the second it arrived (where the time goes).
+        make -s -C "\$repo/tests/selftests/kgames" run_tests ${progs:+TEST_PROGS="$progs"} 2>&1 | tee "\$out/tap.txt" \\
+            >(while IFS= read -r line; do printf '%(%s)T %s\\n' -1 "\$line"; done > "\$out/tap-times.txt")
         status=\${PIPESTATUS[0]}
+        [ ! -s "\$out/then.sh" ] || bash "\$out/then.sh" > "\$out/then.txt" 2>&1
         grep -q '^kgames ' /proc/modules && { rmmod kgames || status=1; }
         echo "\$status" > "\$out/status" ;;
 esac
@@ -163,6 +173,7 @@ GUEST
 chmod +x "$out/guest.sh"
 # The command of --cmd, in a file: any quoting and any number of lines survive.
 printf '%s\n' "$cmd" > "$out/cmd.sh"
+[ -z "$then" ] || printf '%s\n' "$then" > "$out/then.sh"
 
 vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --rwdir "$out" --cwd "$repo")
 # The in-VM tests on a kernel with the function tracer (Debian's) boot with it tracing
@@ -174,26 +185,44 @@ vng_args=(--run "$kdir" --disable-kvm --force-9p --cpus 2 --memory "$memory" --r
 if [ "$mode" = tests ] && grep -qx 'CONFIG_FUNCTION_TRACER=y' "$config" 2>/dev/null; then
     vng_args+=(--append "ftrace=function ftrace_filter=__cond_resched")
 fi
+for a in "${append[@]}"; do vng_args+=(--append "$a"); done
 set +e
 # A boot that has not reached guest.sh (which makes $out/booted) in $boot_limit s is stopped
 # and booted again, once, in both modes below.
 boot_limit=${KGAMES_BOOT_LIMIT:-300}
 [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
-# boot_watchdog PID [WHICH]: waits until the guest has booted, PID has ended or $boot_limit s
-# have passed; fails, after killing QEMU, if PID still runs and the guest has not booted (the
-# message names WHICH attempt). QEMU is virtme-ng's child: found by the folder it shares with
-# the guest.
+# A boot whose console has been silent for $boot_quiet s before guest.sh ran has stopped
+# (a normal boot under TCG prints every few seconds until then; udev's coldplug on the debug
+# kernel does not, so there only the limit above applies).
+boot_quiet=${KGAMES_BOOT_QUIET:-90}
+[ -n "$debug" ] && boot_quiet=$boot_limit
+# The console lines of a kernel that died: its panic, or an oops in an interrupt.
+dead_kernel='Kernel panic - not syncing|Fatal exception'
+# boot_watchdog PID [WHICH]: waits until the guest has booted, PID has ended or the boot
+# stopped: $boot_limit s in all, $boot_quiet s with no console output, or a panic in the
+# console; then fails, after killing QEMU, if PID still runs and the guest has not booted
+# (the message names WHICH attempt). QEMU is virtme-ng's child: found by the folder it shares
+# with the guest. Both modes boot with panic=-1 and -no-reboot, so QEMU itself ends at a panic
+# within a second; the console check covers a kernel that hangs in its panic.
 boot_watchdog() {
-    local waited=0
-    while [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null && [ $waited -lt "$boot_limit" ]; do
+    local waited=0 quiet=0 size=0 now why=""
+    while [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null; do
+        if [ $waited -ge "$boot_limit" ]; then why="did not boot in $boot_limit s"; break; fi
+        if [ $quiet -ge "$boot_quiet" ]; then why="printed nothing for $boot_quiet s while booting"; break; fi
+        if grep -qE "$dead_kernel" "$out/console.log" 2>/dev/null; then why="panicked while booting"; break; fi
         sleep 1; waited=$((waited + 1))
+        now=$(stat -c %s "$out/console.log" 2>/dev/null || echo 0)
+        if [ "$now" = "$size" ]; then quiet=$((quiet + 1)); else quiet=0 size=$now; fi
     done
     if [ ! -e "$out/booted" ] && kill -0 "$1" 2>/dev/null; then
-        echo "kgames: the guest did not boot in $boot_limit s${2:+ ($2)}: stopping it" >&2
+        echo "kgames: the guest $why${2:+ ($2)}: stopping it" >&2
         pkill -KILL -f "qemu-system.*path=$out," 2>/dev/null
         return 1
     fi
 }
+# boot_report: the first lines of the report that stopped a boot (from the console), for the
+# line that says it is booted again.
+boot_report() { python3 "$here/detect.py" "$out/console.log" | head -n 5 | sed 's/^/    /' >&2; }
 
 if [ "$mode" = shell ]; then
     # Interactive: virtme-ng's console session, with guest.sh as root's login shell (it drops to
@@ -209,7 +238,11 @@ if [ "$mode" = shell ]; then
     # has not reached it in $boot_limit s is started again, once, with the size sent again.
     for attempt in 1 2; do
         rm -f "$out/booted"
-        vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "quiet loglevel=1" --qemu-opts="$qopts" <&0 &
+        # The kernel's console (virtme-ng's hvc0, on its standard error) goes to console.log,
+        # not to the terminal: the whole boot log, for the detector and for a report. A panic
+        # ends QEMU (panic=-1, -no-reboot), so a boot that dies is seen at once.
+        vng "${vng_args[@]}" --user root --shell "$out/guest.sh" --append "panic=-1" \
+            --qemu-opts="$qopts -no-reboot" <&0 2> "$out/console.log" &
         pid=$!
         # The first size too: virtme-ng sizes the console from standard output, which is no
         # terminal when make run's output goes through a pipe (the guest then reports 0x0).
@@ -230,10 +263,16 @@ if [ "$mode" = shell ]; then
         kill "$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null
         if [ ! -e "$out/booted" ] && [ $attempt = 1 ]; then
             echo "kgames: the guest kernel stopped before the shell started (before the module was loaded): booting again" >&2
+            boot_report
+            cp "$out/console.log" "$out/console-boot1.log"
             continue
         fi
         break
     done
+    if [ ! -e "$out/booted" ]; then
+        echo "kgames: the guest kernel stopped twice before the shell started; its console is in $out/console-boot1.log and $out/console.log:" >&2
+        tail -n 20 "$out/console.log" >&2
+    fi
     trap - WINCH
     rm -f "$out/winsize.in" "$out/winsize.out"
     # The session's status: what guest.sh saved (0 after `exit`).
@@ -255,6 +294,7 @@ else
         if ! boot_watchdog "$vpid" "attempt $attempt of 2"; then
             kill "$vpid" 2>/dev/null
             wait "$vpid"
+            boot_report
             cp "$out/console.log" "$out/console-boot$attempt.log"
             rc=91
             continue
@@ -265,8 +305,8 @@ else
         # before the module is loaded) is booted again, once; the detector reports the crash
         # and the first attempt's console is kept.
         if [ ! -e "$out/booted" ] && [ $attempt = 1 ]; then
-            echo "the guest kernel stopped before guest.sh ran (attempt 1 of 2), before the module was loaded:" >&2
-            bash "$here/detect.sh" "$out/console.log" | head -n 5 >&2
+            echo "the guest kernel stopped before guest.sh ran (attempt 1 of 2), before the module was loaded: booting again" >&2
+            boot_report
             cp "$out/console.log" "$out/console-boot$attempt.log"
             continue
         fi
@@ -278,7 +318,7 @@ sleep 0.2
 [ -f "$out/status" ] && rc=$(cat "$out/status")
 
 # The detector: the kernel log of the whole boot (console), the guest's dmesg, kmemleak's.
-if ! found=$(bash "$here/detect.sh" "$out/console.log" "$out/stdout.log" "$out/dmesg.txt" "$out/kmemleak.txt"); then
+if ! found=$(python3 "$here/detect.py" "$out/console.log" "$out/stdout.log" "$out/dmesg.txt" "$out/kmemleak.txt"); then
     echo "kernel log problem detected (see $out/console.log):" >&2
     echo "$found" >&2
     exit 90

@@ -6,7 +6,7 @@
 //! child writes, reads and exits or is killed), and signals to their own threads. Each
 //! operation must return within the longest CPU move plus a margin, replies must be framed
 //! (at most 2 KiB, ending in a newline) and records whole and consistent; the kernel's log is
-//! the runner's (scripts/detect.sh). A failure prints the seed, the thread and its last
+//! the runner's (scripts/detect.py). A failure prints the seed, the thread and its last
 //! operations, enough to replay it with `KGAMES_SYSFUZZ_SEED`.
 //!
 //! `KGAMES_SYSFUZZ_SECONDS` (default 20) and `KGAMES_SYSFUZZ_SEED` (default 1) set the run;
