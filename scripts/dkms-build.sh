@@ -2,7 +2,8 @@
 # The build command of dkms.conf: kgames.ko for one installed kernel.
 #   dkms-build.sh KERNELRELEASE HEADERS     (DKMS passes ${kernelver} ${kernel_source_dir})
 # Run in the module's source folder (DKMS's build copy). A kernel whose headers carry the Rust
-# metadata (rust/libkernel.rmeta, as some distributions ship) is built against directly;
+# metadata (rust/libkernel.rmeta: Arch's linux-headers, Ubuntu's linux-lib-rust) is built
+# against directly, by the rustc and bindgen the kernel's .config names (others are refused);
 # otherwise the metadata is regenerated once per kernel from the matching kernel source
 # (Debian: the linux-source-X.Y package, /usr/src/linux-source-X.Y.tar.xz) into
 # $KGAMES_DKMS_CACHE/RELEASE (default /var/cache/kgames) by scripts/rust-metadata.sh.
@@ -18,6 +19,17 @@ grep -q '^CONFIG_CC_IS_CLANG=y' "$headers/.config" && llvm=(LLVM=1)
 cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$headers/.config")
 
 if [ -f "$headers/rust/libkernel.rmeta" ]; then
+    # The headers carry the Rust metadata (Arch's linux-headers, Ubuntu's linux-lib-rust): built
+    # against directly, by the kernel's own rustc (the metadata is that compiler's) and, where
+    # the kernel records one and this machine has one, its bindgen.
+    want=$(sed -n 's/^CONFIG_RUSTC_VERSION_TEXT="\(.*\)"$/\1/p' "$headers/.config")
+    have=$(rustc --version 2>/dev/null || echo "no rustc")
+    [ -z "$want" ] || [ "$want" = "$have" ] ||
+        die "Linux $release was built with '$want'; this machine's rustc is '$have': its Rust metadata cannot be used (install that rustc)"
+    want=$(sed -n 's/^CONFIG_BINDGEN_VERSION_TEXT="\(.*\)"$/\1/p' "$headers/.config")
+    have=$(bindgen --version 2>/dev/null || true)
+    [ -z "$want" ] || [ -z "$have" ] || [ "$want" = "$have" ] ||
+        die "Linux $release was built with '$want'; this machine's bindgen is '$have' (install that bindgen)"
     kdir=$headers
 else
     series=$(cut -d. -f1,2 <<<"$release")
