@@ -5,8 +5,11 @@
 #                          (the test kernel that scripts/kernel-build.sh builds; ./kgames.ko)
 #   make KDIR=<dir>        build ./kgames.ko against a prepared Rust-enabled kernel build dir
 #   make run [KERNEL=..] [CMD='...']  set up, build, boot the VM; a shell as nobody, or CMD
-#   make check             host tests, lint, in-VM tests on Debian's 7.3 and the test kernel,
-#                          the DKMS flow; ends with "N passed, M failed"
+#   make check             host tests, lint, the in-VM suite on Debian's 7.3, the device suites
+#                          under lockdep and KUnit on the test kernel, the DKMS flow, make run
+#                          in tmux; ends with "N passed, M failed" (scripts/check.sh quick)
+#   make check-full        make check with the whole in-VM suite on the test kernel too and
+#                          Debian 7.2's suite: before a change to the glue is called done
 #   make check-kernels     the in-VM suite on every supported kernel: Debian 7.2 and 7.3, test
 #   make check-debug       the in-VM suite, fault injection and the 64-process stress on the
 #                          debug kernel (KASAN, kmemleak, UBSAN, ...); not part of `make check`
@@ -30,7 +33,7 @@ ifneq ($(wildcard /usr/lib/llvm-$(LLVM_VERSION)/bin),)
 export PATH := /usr/lib/llvm-$(LLVM_VERSION)/bin:$(PATH)
 endif
 
-.PHONY: all modules setup kernel tools run check check-kernels check-debug check-features bench bench-vm fuzz reversi-weights chess-net stress clippy rustfmt clean
+.PHONY: all modules setup kernel tools vm-ready vm-module run check check-full check-kernels check-debug check-features bench bench-vm fuzz reversi-weights chess-net stress clippy rustfmt clean
 
 all: modules
 
@@ -70,28 +73,47 @@ else
 	bash scripts/debian-kernel.sh $(KERNEL) >/dev/null
 endif
 
-# The programs the VM runs; not the engines' tools (src/*/bin), which the VM does not use.
+# The programs the guest runs (make run's shell, the in-VM tests), and nothing else: built with
+# cargo's profile `tools` (release, without LTO: a fast compile) in cargo's folder in the cache,
+# which outlives a fresh clone on the same machine, and copied to target/release.
+KGAMES_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kgames
+CARGO_CACHE := $(KGAMES_CACHE)/cargo
+GUEST_BINS := play xo-user kxo-cat reversi-client othello-link othello-match kgames-uci \
+	kgames-vmtest round-trip reversi-ffo-vm play-tmux-test xo-user-tmux-test
 tools:
-	cargo build --release -q --workspace --exclude kgames-reversi --exclude kgames-chess --exclude kgames-kxo --bins
+	CARGO_TARGET_DIR=$(CARGO_CACHE) cargo build --profile tools -q $(addprefix --bin ,$(GUEST_BINS))
+	@mkdir -p target/release
+	cp -f $(addprefix $(CARGO_CACHE)/tools/,$(GUEST_BINS)) target/release/
 	gcc -O2 -Wall -Wextra -Werror -o target/release/xo-select tests/vm/xo-select.c
 
 # CMD reaches the recipe through the environment, so any quoting in it survives.
 export CMD
-run: setup modules tools
+# What a VM run needs: the kernel set up, then the module for it; the guest's tools meanwhile, in
+# a second job (the downloads, the trixie root and the kernel's Rust metadata overlap cargo).
+vm-ready:
+	@$(MAKE) --no-print-directory -j2 vm-module tools
+vm-module: setup
+	@$(MAKE) --no-print-directory modules
+
+run: vm-ready
 	@if [ -n "$$CMD" ]; then bash scripts/vm-run.sh --kernel $(KERNEL) --cmd "$$CMD"; \
 	else bash scripts/vm-run.sh --kernel $(KERNEL) --shell; fi
 
+# The profiles of the one check runner (scripts/check.sh, docs/testing.md).
 check:
-	bash scripts/check.sh
+	bash scripts/check.sh quick
+
+check-full:
+	bash scripts/check.sh full
 
 check-kernels:
-	bash scripts/check-kernels.sh
+	bash scripts/check.sh kernels
 
 check-debug:
-	bash scripts/check-debug.sh
+	bash scripts/check.sh debug
 
 check-features:
-	bash scripts/check-features.sh
+	bash scripts/check.sh features
 
 bench:
 	bash scripts/reversi-bench.sh
@@ -100,11 +122,11 @@ bench:
 	bash scripts/chess-nnue-bench.sh
 
 # FFO #40 and #41 through /dev/reversi in the VM and in-process on the host (same node budget).
-bench-vm: setup modules tools
+bench-vm: vm-ready
 	bash scripts/reversi-vm-bench.sh
 
 # 64 processes over 4 uids for 5 minutes on all devices (tests/vmtest/src/stress64.rs).
-stress: setup modules tools
+stress: vm-ready
 	bash scripts/vm-run.sh --tests stress64
 
 # Each target of tests/fuzz for FUZZ_SECONDS (default 180), niced; new inputs go to out/fuzz

@@ -36,7 +36,7 @@ else
 fi
 mkdir -p "$out" "$data"
 cargo build --release -q -p chess-tune --bin chess-datagen --bin chess-nnue
-bin=target/release
+bin=${CARGO_TARGET_DIR:-target}/release
 t0=$(date +%s)
 sources=()
 for set in $SETS; do

@@ -5,11 +5,18 @@
 # kgames with Debian's dkms; the .ko that DKMS installed is then loaded into Debian's stock
 # kernel in the VM (scripts/vm-run.sh: /dev/reversi answers, the udev rule's mode is in effect),
 # and `dkms-install.sh --remove` leaves nothing behind. Prints TAP-like "ok - ..." lines.
-#   dkms-check.sh [KERNEL]     default debian-7.3
+#   dkms-check.sh [KERNEL]            default debian-7.3: all of it, with a VM run of its own
+#   dkms-check.sh --build [KERNEL]    the install and build only; the module DKMS installed is
+#                                     copied to out/dkms/ for a VM run that loads it
+#   dkms-check.sh --remove [KERNEL]   the removal only (after --build)
+# (`make check` runs --build, loads out/dkms/kgames.ko* in the guest of its Debian suite, then
+# --remove: one boot fewer.)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
+part=all
+case "${1:-}" in --build|--remove) part=${1#--}; shift ;; esac
 kernel=${1:-debian-7.3}
 fails=0
 ok() { echo "ok - $*"; }
@@ -28,6 +35,17 @@ if [ ! -e "$root/.kgames-dkms-$release" ]; then
     touch "$root/.kgames-dkms-$release"
 fi
 
+# remove: dkms-install.sh --remove must leave nothing behind.
+remove() {
+    "$here/debian-root.sh" --run bash "$here/dkms-install.sh" --remove >> "$repo/out/dkms.log" 2>&1
+    local left
+    left=$(ls -d "$root"/usr/src/kgames-* "$root/lib/modules/$release/updates/dkms/"kgames.ko* "$root"/var/lib/dkms/kgames \
+           "$root/etc/udev/rules.d/60-kgames.rules" "$root/etc/modules-load.d/kgames.conf" "$root/var/cache/kgames" 2>/dev/null)
+    if [ -z "$left" ]; then ok "dkms: dkms-install.sh --remove leaves nothing behind"; else notok "dkms: dkms-install.sh --remove leaves nothing behind: $left"; fi
+}
+if [ $part = remove ]; then remove; [ $fails = 0 ]; exit $?; fi
+mkdir -p "$repo/out"
+rm -rf "$repo/out/dkms"
 if "$here/debian-root.sh" --run bash "$here/dkms-install.sh" > "$repo/out/dkms.log" 2>&1; then
     ok "dkms: scripts/dkms-install.sh registers, builds and installs kgames for $release"
 else
@@ -47,7 +65,9 @@ ko=$(ls "$root/lib/modules/$release/updates/dkms/"kgames.ko* 2>/dev/null | head 
 if [ -n "$ko" ]; then
     ok "dkms: the module is installed in /lib/modules/$release/updates/dkms ($(basename "$ko"))"
     mkdir -p "$repo/out/dkms" && cp "$ko" "$repo/out/dkms/" && ko=$repo/out/dkms/$(basename "$ko")
-    if o=$(bash "$here/vm-run.sh" --kernel "$kernel" --ko "$ko" --out "$repo/out/vm-dkms" \
+    if [ $part = build ]; then
+        :
+    elif o=$(bash "$here/vm-run.sh" --kernel "$kernel" --ko "$ko" --out "$repo/out/vm-dkms" \
             --cmd 'uname -r; stat -c "%a %U:%G" /dev/reversi; echo "00 X" > /dev/reversi; cat /dev/reversi' 2>&1) &&
        [ "$(tail -n 3 <<<"$o" | tr '\n' ' ')" = "$release 666 root:root OK " ]; then
         ok "dkms: the DKMS-built module loads into the stock $release kernel; /dev/reversi is 0666 and answers OK"
@@ -57,8 +77,5 @@ if [ -n "$ko" ]; then
 else
     notok "dkms: the module is installed in /lib/modules/$release/updates/dkms"
 fi
-"$here/debian-root.sh" --run bash "$here/dkms-install.sh" --remove >> "$repo/out/dkms.log" 2>&1
-left=$(ls -d "$root"/usr/src/kgames-* "$root/lib/modules/$release/updates/dkms/"kgames.ko* "$root"/var/lib/dkms/kgames \
-       "$root/etc/udev/rules.d/60-kgames.rules" "$root/etc/modules-load.d/kgames.conf" "$root/var/cache/kgames" 2>/dev/null)
-if [ -z "$left" ]; then ok "dkms: dkms-install.sh --remove leaves nothing behind"; else notok "dkms: dkms-install.sh --remove leaves nothing behind: $left"; fi
+[ $part = build ] || remove
 [ $fails = 0 ]

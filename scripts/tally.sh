@@ -1,19 +1,39 @@
-# The pass/fail tally of scripts/check.sh, check-debug.sh and check-features.sh (sourced, not run).
+# The pass/fail tally of scripts/check.sh (sourced, not run).
 # Before sourcing: `repo` and `log` (the log file) are set; after it, the checks count into
-# `passed` and `failed`, and `finish NAME` prints the time and "N passed, M failed".
+# `passed` and `failed`, each check's line ends with its time, `phase NAME` starts a phase,
+# and `finish NAME` prints every phase's time, the total and "N passed, M failed".
 export PATH=$LLVM_BIN:$HOME/.cargo/bin:$PATH
 cd "$repo"
 mkdir -p "$(dirname "$log")"; : > "$log"
-passed=0 failed=0 t0=$(date +%s)
-pass() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "not ok - $*"; }
+passed=0 failed=0 t0=$(date +%s) step_t0=$(date +%s)
+phase_names=() phase_secs=() phase_name="" phase_t0=$t0
+# step NAME: a check begins (its name on standard error; its time counts from here).
+step() { step_t0=$(date +%s); printf '==> %s\n' "$*" >&2; }
+took() { echo "$(( $(date +%s) - step_t0 )) s"; }
+pass() { passed=$((passed + 1)); echo "ok - $* ($(took))"; }
+fail() { failed=$((failed + 1)); echo "not ok - $* ($(took))"; }
+# phase NAME: the checks that follow belong to NAME (for the table of times at the end).
+phase() {
+    local now; now=$(date +%s)
+    if [ -n "$phase_name" ]; then phase_names+=("$phase_name"); phase_secs+=($((now - phase_t0))); fi
+    phase_name=$1 phase_t0=$now
+    printf -- '--- %s\n' "$1"
+}
 # run NAME CMD...: one check; output goes to the log (shown on failure).
 run() {
     local name=$1; shift
     step "$name"
     if "$@" >> "$log" 2>&1; then pass "$name"; else fail "$name"; tail -n 30 "$log" | sed 's/^/    | /'; fi
 }
-finish() { echo "${1:-check} took $(( $(date +%s) - t0 )) s"; echo "$passed passed, $failed failed"; [ "$failed" = 0 ]; exit $?; }
+finish() {
+    local i total=$(( $(date +%s) - t0 ))
+    phase ""
+    echo "time by phase (s):"
+    for i in "${!phase_names[@]}"; do printf '  %5d  %s\n' "${phase_secs[$i]}" "${phase_names[$i]}"; done
+    echo "${1:-check} took $total s"
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]; exit $?
+}
 # vm_tally LABEL DIR LOG RC: counts one VM run of the in-VM tests (scripts/vm-run.sh --tests
 # --out DIR, its output in LOG, its exit status RC): DIR/tap.txt is the kselftest runner's TAP,
 # each program's own TAP nested in it ("# ok 3 - ..."): every test of a program and every
@@ -39,10 +59,20 @@ vm_tally() {
         91) fail "vm ($label): the guest finished (it crashed or hung)" ;;
         *) pass "vm ($label): the kernel log is clean and the guest finished" ;;
     esac
+    slowest "$dir"
+}
+# slowest DIR: the five longest stretches between two TAP lines of a VM run (DIR/tap-times.txt,
+# each line after the second it arrived): where the run's time went.
+slowest() {
+    [ -s "$1/tap-times.txt" ] || return 0
+    awk 'NR > 1 && /^[0-9]+ (# )?(not )?ok / { d = $1 - last; sub(/^[0-9]+ /, ""); printf "%6d s  %s\n", d, $0 }
+         /^[0-9]+ (# )?(not )?ok |^[0-9]+ TAP/ { last = $1 }' "$1/tap-times.txt" |
+        sort -rn | head -n 5 | sed 's/^/    slowest: /'
 }
 
-# vm_suite KERNEL [SUITE..]: the in-VM TAP tests on one kernel (scripts/vm-run.sh --kernel), with
-# out/vm-KERNEL as output. The module must be built for that kernel first.
+# vm_suite KERNEL [VM-RUN ARGS..]: the in-VM TAP tests on one kernel (scripts/vm-run.sh
+# --kernel), with out/vm-KERNEL as output; the arguments go to vm-run.sh (suites, --progs,
+# --then). The module must be built for that kernel first.
 vm_suite() {
     local kernel=$1 o=$repo/out/vm-$1 rc
     shift

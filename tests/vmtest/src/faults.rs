@@ -516,7 +516,7 @@ const OPS: &[Op] =
     ];
 
 /// The first allocation of a user's first reversi command fails, with fault injection's
-/// stack-trace message (scripts/check-debug.sh checks that the run still passes).
+/// stack-trace message (`make check-debug` checks that the run still passes).
 fn traced_fault() -> Outcome {
     aim_verbose(Kind::Both, Some(module_range()?), 2)?;
     let op = OPS
