@@ -65,8 +65,9 @@ vm_tally() {
 # each line after the second it arrived): where the run's time went.
 slowest() {
     [ -s "$1/tap-times.txt" ] || return 0
-    awk 'NR > 1 && /^[0-9]+ (# )?(not )?ok / { d = $1 - last; sub(/^[0-9]+ /, ""); printf "%6d s  %s\n", d, $0 }
-         /^[0-9]+ (# )?(not )?ok |^[0-9]+ TAP/ { last = $1 }' "$1/tap-times.txt" |
+    awk '/^[0-9]+ TAP/ { last = $1; next }
+         /^[0-9]+ (# )?(not )?ok / { t = $1; d = t - last; last = t; sub(/^[0-9]+ /, ""); printf "%6d s  %s\n", d, $0 }' \
+        "$1/tap-times.txt" |
         sort -rn | head -n 5 | sed 's/^/    slowest: /'
 }
 
