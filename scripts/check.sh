@@ -63,21 +63,27 @@ idem() {
     ! grep -q '^==>' <<<"$o"
 }
 
-# Host crates: format, clippy, docs, tests; the lab's pipelines in small.
+# Host crates: format, clippy, docs, tests; the lab's pipelines in small. Cargo works in a
+# mirror of the workspace in the cache (KGAMES_CACHE/host-tree, updated by content: a file
+# keeps its old time unless it changed) with its builds beside it (KGAMES_CACHE/cargo), so a
+# fresh clone on the same machine compiles only what differs from the last run's tree
+# (cargo decides by file times, and a clone's files are all new).
 host() {
     phase "host: lint, docs, cargo test, smoke runs"
-    # Cargo's folder in the cache (as `make tools` uses it): a fresh clone on the same machine
-    # starts from the last one's builds of the dependencies.
     export CARGO_TARGET_DIR=$KGAMES_CACHE/cargo
+    local m=$KGAMES_CACHE/host-tree rc p f
+    mkdir -p "$m"
+    exec 8>"$m.lock"; flock 8
     run "host: the kernel-log detector tells injected faults from reports (scripts/detect.py --self-test)" python3 scripts/detect.py --self-test
     run "docs: the checker catches a broken link, a missing target, an outside citation" python3 scripts/docs-check.py --self-test
     run "docs: links resolve, named make targets exist, nothing cites a path outside the repository" python3 scripts/docs-check.py
-    run "host: cargo fmt --check" cargo fmt --all -- --check
-    run "host: cargo clippy -D warnings" cargo clippy --workspace --all-targets -q -- -D warnings
-    run "host: cargo doc --workspace --no-deps, no warning" env RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps -q
+    run "host: the workspace mirrored for cargo, by content (rsync --checksum)" \
+        rsync -rlpD --checksum --delete --delete-excluded --filter=':- .gitignore' --exclude=/.git ./ "$m/"
+    run "host: cargo fmt --check" in_tree "$m" cargo fmt --all -- --check
+    run "host: cargo clippy -D warnings" in_tree "$m" cargo clippy --workspace --all-targets -q -- -D warnings
+    run "host: cargo doc --workspace --no-deps, no warning" in_tree "$m" env RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps -q
     step "host: cargo test"
-    local rc p f
-    cargo test --workspace -q > out/cargo-test.log 2>&1; rc=$?
+    in_tree "$m" cargo test --workspace -q > out/cargo-test.log 2>&1; rc=$?
     cat out/cargo-test.log >> "$log"
     p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$4} END {print s+0}')
     f=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$6} END {print s+0}')
@@ -85,11 +91,14 @@ host() {
     echo "host: cargo test: $p passed, $f failed ($(took))"
     if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or crashed)"; tail -n 30 out/cargo-test.log; fi
     # The reversi match tool's smoke run: 4 games at 2000 nodes per move (seconds).
-    run "host: reversi match smoke run" cargo run -q --profile test -p kgames-reversi --bin reversi_match -- 4 N2000
+    run "host: reversi match smoke run" in_tree "$m" cargo run -q --profile test -p kgames-reversi --bin reversi_match -- 4 N2000
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
     run "host: chess network smoke run (make chess-net in small: data, training, a move)" bash scripts/chess-net.sh --smoke
+    exec 8>&-
     unset CARGO_TARGET_DIR
 }
+# in_tree DIR CMD...: CMD in DIR.
+in_tree() { (cd "$1" && shift && "$@"); }
 
 # The module: the kernel's clippy set with warnings fatal, the kernel's rustfmt, the builds.
 module() {
@@ -232,11 +241,11 @@ vm_debian() {
     dkms_ko=$(ls "$repo"/out/dkms/kgames.ko* 2>/dev/null | head -n 1)
     vm_suite debian-7.3 --then "$(then_debian "$dkms_ko")"
     local t=$repo/out/vm-debian-7.3/then.txt
-    step "kselftest: run_kselftest.sh -t kgames:devices.sh with no checkout in the guest"
+    step "kselftest: run_kselftest.sh -s -t kgames:devices.sh with no checkout in the guest"
     if grep -q '^ok 1 selftests: kgames: devices.sh$' "$t" 2>/dev/null && grep -qE '^# ok [0-9]+ - base: ' "$t"; then
-        pass "kselftest: installed, run_kselftest.sh -t kgames:devices.sh with no checkout in the guest"
+        pass "kselftest: installed, run_kselftest.sh -s -t kgames:devices.sh with no checkout in the guest"
     else
-        fail "kselftest: installed, run_kselftest.sh -t kgames:devices.sh with no checkout in the guest"
+        fail "kselftest: installed, run_kselftest.sh -s -t kgames:devices.sh with no checkout in the guest"
         sed -n '/^=== ksft/,/^=== dkms/p' "$t" 2>/dev/null | tail -n 20
     fi
     step "dkms: the DKMS-built module loads into the stock kernel"
@@ -252,10 +261,13 @@ then_debian() {
     cat <<EOF
 echo '=== ksft'
 cp -a out/kselftest /tmp/ksft
-# The checkout is hidden: the installed folder is all the tests see. (Through a pipe: the
-# runner reopens /dev/stdout, which on a file would start it anew.)
+# The checkout is hidden: the installed folder is all the tests see. The runner's summary
+# mode (-s) keeps each program's own TAP in output.log: without it the runner appends that
+# TAP to /dev/stdout, which here (a file of the shared folder, with the guest's other ports
+# open beside it) loses it.
 unshare -m sh -c 'mount -t tmpfs none "\$1" && cd / && test ! -e "\$1/Makefile" &&
-    KGAMES_KO= KSELFTEST_DEVICES_SH_ARGS=base /tmp/ksft/run_kselftest.sh -t kgames:devices.sh' sh "\$PWD" 2>&1 | cat
+    KGAMES_KO= KSELFTEST_DEVICES_SH_ARGS=base /tmp/ksft/run_kselftest.sh -s -t kgames:devices.sh' sh "\$PWD" 2>&1
+cat /tmp/ksft/output.log
 echo '=== dkms'
 EOF
     [ -n "$1" ] || { echo "echo 'no DKMS-built module'"; return; }
