@@ -63,10 +63,13 @@ apt_private() { apt-get "${APT_A[@]}" "$@"; }
 apt_private_cache() { apt-cache "${APT_A[@]}" "$@"; }
 apt_private_update() {
     [ -n "${APT_PRIVATE_UPDATED:-}" ] && return 0
+    # Lists fetched in the last 10 minutes (by an earlier script of the same make run) serve.
+    if [ -n "$(find "$APT_D/lists/.kgames-updated" -mmin -10 2>/dev/null)" ]; then APT_PRIVATE_UPDATED=1; return 0; fi
     mkdir -p "$APT_D/parts" "$APT_D/lists/partial" "$APT_D/archives/partial"
     printf 'Types: deb\nURIs: %s\nSuites: trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$(debian_mirror)" > "$APT_D/parts/k.sources"
     step "apt update (private configuration, trixie-backports)"
     apt_private update -qq >&2 || die "apt update of trixie-backports failed (is the mirror reachable?)"
+    touch "$APT_D/lists/.kgames-updated"
     APT_PRIVATE_UPDATED=1
 }
 # apt_private_fetch PKG=VERSION: the .deb's path in the cache, downloaded if missing.
