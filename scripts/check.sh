@@ -278,8 +278,8 @@ setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo "00 X" > /dev/rev
 EOF
 }
 
-# In the VM, the test kernel: lockdep, the atomic-sleep check and KUnit over the device
-# suites and the reloads (quick), or the whole target (full).
+# In the VM, the test kernel: lockdep, the atomic-sleep check and KUnit over devices.sh's
+# device suites (quick), or over the whole target (full).
 vm_test() {
     phase "vm: the test kernel (lockdep, atomic sleep, KUnit)"
     if [ "$1" = whole ]; then
