@@ -111,6 +111,14 @@ module! {
             default: 0,
             description: "Test only: 1 fails the load after every allocation (proves the error path frees them) (0-1)",
         },
+        test_alloc_delay_ms: u32 {
+            default: 0,
+            description: "Test only: ms a new game waits before its memory is allocated, as in a full memory cgroup (0-10000)",
+        },
+        test_idle_evict_ms: u32 {
+            default: 0,
+            description: "Test only: ms of idleness after which a game may be evicted (0: ten minutes; 0-600000)",
+        },
         test_open_delay_ms: u32 {
             default: 0,
             description: "Test only: ms between registering /dev/kxo and giving it the module's file operations, the window a racing open falls in (0-10000)",

@@ -66,7 +66,9 @@ where
         }
         t.limits = Limits {
             max_user_games: cfg.max_user_games,
+            idle_evict_ms: cfg.idle_evict_ms,
         };
+        t.alloc_delay_ms = cfg.alloc_delay_ms;
         t.epoch = Some(Instant::now());
         t.max_move_ms = cfg.max_move_ms;
         t.pool = Some(ContextPool::new_arc(

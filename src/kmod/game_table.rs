@@ -8,7 +8,7 @@ use kernel::{
     new_condvar, new_mutex,
     prelude::*,
     sync::{Arc, CondVar, Mutex},
-    time::{Instant, Monotonic},
+    time::{delay::fsleep, Delta, Instant, Monotonic},
 };
 
 use super::search_pool::ContextPool;
@@ -37,7 +37,11 @@ pub(super) struct CellState<G: Game> {
 }
 
 impl<G: Game> Cell<G> {
-    fn new_arc(config: G::Config) -> Result<Arc<Self>> {
+    /// A new game with `config`; `delay_ms` is `test_alloc_delay_ms` (0 outside tests).
+    fn new_arc(config: G::Config, delay_ms: u32) -> Result<Arc<Self>> {
+        if delay_ms != 0 {
+            fsleep(Delta::from_millis(i64::from(delay_ms)));
+        }
         Arc::pin_init(
             pin_init!(Self {
                 state <- new_mutex!(CellState {
@@ -64,6 +68,8 @@ pub(crate) struct Games<G: Game, D = ()> {
     pub(super) pool: Option<Arc<ContextPool<G>>>,
     /// The longest CPU move in milliseconds (set at load).
     pub(super) max_move_ms: u32,
+    /// Test only (`test_alloc_delay_ms`): the pause before a new game's allocation.
+    pub(super) alloc_delay_ms: u32,
     /// The settings of new games (set at load; the default until then).
     pub(super) config: Option<G::Config>,
     /// Counts commands: each gets the next value as its [`CommandContext::nonce`].
@@ -79,10 +85,11 @@ impl<G: Game, D> Games<G, D> {
     pub(crate) const fn new() -> Self {
         Games {
             slots: KVec::new(),
-            limits: Limits { max_user_games: 1 },
+            limits: Limits::per_user(1),
             epoch: None,
             pool: None,
             max_move_ms: 0,
+            alloc_delay_ms: 0,
             config: None,
             nonce: 0,
             resources: None,
@@ -128,7 +135,7 @@ impl<G: Game, D> Games<G, D> {
             return Ok(cell);
         }
         let now = self.now_ms();
-        let cell = Cell::new_arc(self.config.unwrap_or_default())?;
+        let cell = Cell::new_arc(self.config.unwrap_or_default(), self.alloc_delay_ms)?;
         match table::insert(&mut self.slots, self.limits, owner, now, cell.clone()) {
             // An evicted cell is dropped here; a file still holding it keeps it alive.
             Ok(_evicted) => Ok(cell),

@@ -33,6 +33,8 @@ pub(crate) fn plan() -> Result<Plan> {
         kxo_pairings: string_param::kxo_pairings(),
         test_fail_init: param(&p::test_fail_init),
         test_open_delay_ms: param(&p::test_open_delay_ms),
+        test_alloc_delay_ms: param(&p::test_alloc_delay_ms),
+        test_idle_evict_ms: param(&p::test_idle_evict_ms),
     };
     Plan::check(&values).map_err(|e| {
         // The kernel's `pr_err!` takes `kernel::fmt::Display` arguments: `core::fmt::Arguments`

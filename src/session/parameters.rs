@@ -10,6 +10,7 @@ use core::fmt;
 use crate::kxo::{arena::Settings, mcts, td};
 use crate::session::chess_game::{ChessConfig, Evaluation};
 use crate::session::nxn_game::NxnConfig;
+use crate::session::table::IDLE_EVICT_MS;
 use crate::uapi::{
     pairing::{parse_round_robin, RANDOM},
     state::MAX_GAMES,
@@ -59,6 +60,10 @@ pub struct Parameters<'a> {
     pub test_fail_init: u32,
     /// Test only: the open-race window in ms.
     pub test_open_delay_ms: u32,
+    /// Test only: the pause before a new game's allocation in ms.
+    pub test_alloc_delay_ms: u32,
+    /// Test only: the idle time after which a game may be evicted in ms (0: ten minutes).
+    pub test_idle_evict_ms: u32,
 }
 
 /// A parameter the load refuses.
@@ -114,6 +119,12 @@ pub struct TableConfig {
     pub search_contexts: usize,
     /// The longest CPU move in milliseconds, whatever its budget (`max_move_ms`).
     pub max_move_ms: u32,
+    /// A game idle longer than this (milliseconds) may be evicted: ten minutes, or
+    /// `test_idle_evict_ms` (test only).
+    pub idle_evict_ms: u64,
+    /// Test only (`test_alloc_delay_ms`): a new game sleeps this long (milliseconds) before
+    /// its memory is allocated, as an allocation that reclaims in a full memory cgroup does.
+    pub alloc_delay_ms: u32,
 }
 
 /// `/dev/kxo`'s AI-vs-AI machine.
@@ -196,6 +207,11 @@ impl Plan {
             tt_entries: checked("tt_entries", p.tt_entries, 1024, 1 << 22)? as usize,
             search_contexts: checked("search_contexts", p.search_contexts, 1, 64)? as usize,
             max_move_ms: checked("max_move_ms", p.max_move_ms, 100, 600_000)?,
+            idle_evict_ms: match checked("test_idle_evict_ms", p.test_idle_evict_ms, 0, 600_000)? {
+                0 => IDLE_EVICT_MS,
+                ms => u64::from(ms),
+            },
+            alloc_delay_ms: checked("test_alloc_delay_ms", p.test_alloc_delay_ms, 0, 10_000)?,
         };
         let chess = ChessConfig {
             evaluation: if flag("chess_eval", p.chess_eval)? {
@@ -275,6 +291,8 @@ mod tests {
         kxo_pairings: None,
         test_fail_init: 0,
         test_open_delay_ms: 0,
+        test_alloc_delay_ms: 0,
+        test_idle_evict_ms: 0,
     };
 
     #[test]
@@ -287,7 +305,9 @@ mod tests {
                 max_user_games: 8,
                 tt_entries: 65536,
                 search_contexts: 4,
-                max_move_ms: 30000
+                max_move_ms: 30000,
+                idle_evict_ms: IDLE_EVICT_MS,
+                alloc_delay_ms: 0,
             }
         );
         assert_eq!(plan.chess.evaluation, Evaluation::Network);

@@ -22,7 +22,8 @@ impl Owner {
     }
 }
 
-/// A game older than this without any command may be evicted when the table is full.
+/// A game older than this without any command may be evicted when the table is full (the
+/// default of [`Limits::idle_evict_ms`]).
 pub const IDLE_EVICT_MS: u64 = 10 * 60 * 1000;
 
 /// One live game.
@@ -40,6 +41,18 @@ pub struct Slot<T> {
 pub struct Limits {
     /// Most live games per user (shared and private together).
     pub max_user_games: usize,
+    /// A game idle for longer than this (milliseconds) may be evicted.
+    pub idle_evict_ms: u64,
+}
+
+impl Limits {
+    /// `max_user_games` games per user, evicted after [`IDLE_EVICT_MS`].
+    pub const fn per_user(max_user_games: usize) -> Self {
+        Limits {
+            max_user_games,
+            idle_evict_ms: IDLE_EVICT_MS,
+        }
+    }
 }
 
 /// The table is full and nothing could be evicted.
@@ -59,18 +72,19 @@ pub fn count<T>(slots: &[Option<Slot<T>>], uid: u32) -> (usize, usize) {
     (all, user)
 }
 
-/// The index of the oldest slot idle for more than [`IDLE_EVICT_MS`] at `now_ms` among those
-/// `pick` accepts.
+/// The index of the oldest slot idle for more than `idle_ms` at `now_ms` among those `pick`
+/// accepts.
 fn oldest_idle<T>(
     slots: &[Option<Slot<T>>],
     now_ms: u64,
+    idle_ms: u64,
     pick: impl Fn(&Slot<T>) -> bool,
 ) -> Option<usize> {
     slots
         .iter()
         .enumerate()
         .filter_map(|(i, s)| s.as_ref().map(|s| (i, s)))
-        .filter(|(_, s)| pick(s) && now_ms.saturating_sub(s.last_used_ms) > IDLE_EVICT_MS)
+        .filter(|(_, s)| pick(s) && now_ms.saturating_sub(s.last_used_ms) > idle_ms)
         .min_by_key(|(i, s)| (s.last_used_ms, *i))
         .map(|(i, _)| i)
 }
@@ -89,14 +103,16 @@ pub fn insert<T>(
 ) -> Result<Option<T>, (Full, T)> {
     let (_, user) = count(slots, owner.uid);
     let victim = if user >= limits.max_user_games {
-        match oldest_idle(slots, now_ms, |s| s.owner.uid == owner.uid) {
+        match oldest_idle(slots, now_ms, limits.idle_evict_ms, |s| {
+            s.owner.uid == owner.uid
+        }) {
             Some(i) => Some(i),
             None => return Err((Full, payload)),
         }
     } else if let Some(i) = slots.iter().position(Option::is_none) {
         Some(i)
     } else {
-        match oldest_idle(slots, now_ms, |_| true) {
+        match oldest_idle(slots, now_ms, limits.idle_evict_ms, |_| true) {
             Some(i) => Some(i),
             None => return Err((Full, payload)),
         }
@@ -124,7 +140,7 @@ pub fn remove<T>(slots: &mut [Option<Slot<T>>], owner: Owner) -> Option<T> {
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { max_user_games: 2 };
+    const LIMITS: Limits = Limits::per_user(2);
 
     fn table(n: usize) -> [Option<Slot<u32>>; 4] {
         assert!(n == 4);
@@ -161,7 +177,7 @@ mod tests {
     #[test]
     fn global_cap_evicts_oldest_idle_only() {
         let mut t = table(4);
-        let big = Limits { max_user_games: 10 };
+        let big = Limits::per_user(10);
         for uid in 0..4u32 {
             let now = u64::from(uid) * 1000;
             assert!(insert(&mut t, big, Owner::shared(uid), now, uid).is_ok());

@@ -28,7 +28,7 @@ use crate::session::{self, Scratch, Seen};
 const SLOTS: usize = 6;
 const FILES: usize = 8;
 const UIDS: u8 = 4;
-const LIMITS: Limits = Limits { max_user_games: 3 };
+const LIMITS: Limits = Limits::per_user(3);
 
 /// One game and its latest reply (the kernel's game cell).
 struct GameCell {
