@@ -27,16 +27,14 @@ pub(crate) trait DeviceGame: Game + Send + Unpin + 'static
 where
     Self::Side: Send,
 {
-    /// What the device's searches use beyond the table, given at load (the N x N game: its
-    /// Monte Carlo queue; `()` for the others).
-    type Resources: Clone + Send + Unpin;
     /// The global lock type of the table.
-    type Lock: GlobalLockBackend<Item = Games<Self, Self::Resources>>;
+    type Lock: GlobalLockBackend<Item = Games<Self>>;
     /// The table.
     fn games() -> &'static GlobalLock<Self::Lock>;
 
-    /// The CPU's search on a copy of the game, in the writer's task with no lock held: by
-    /// default the game's own [`Game::think`], stopped by the budget or a pending signal
+    /// The CPU's search on a copy of the game, in the writer's task with no lock held (so its
+    /// CPU time is the writer's: its nice value, its cgroup's `cpu.max`): the game's own
+    /// [`Game::think`], stopped by the budget or a pending signal
     /// (the result is discarded), or by `stop` (`KGAMES_IOC_STOP_SEARCH`) or after `cap_ms`
     /// milliseconds whatever the budget (the best move so far is played). The meter's
     /// interrupt check (every [`Meter::CHECK_INTERVAL`] nodes) is also a reschedule point.
@@ -46,7 +44,6 @@ where
         budget: Budget,
         stop: &AtomicBool,
         cap_ms: u32,
-        _resources: &Self::Resources,
     ) -> Thought<Self::Move> {
         let cap_ns = u64::from(cap_ms).saturating_mul(1_000_000);
         let mut clock = StopClock::new(KernelClock::new(), stop, cap_ns);
@@ -85,11 +82,5 @@ where
         let mut t = Self::games().lock();
         t.slots = KVec::new();
         t.pool = None;
-        t.resources = None;
-    }
-
-    /// Gives the table what the device's searches use (at load).
-    fn attach(resources: Self::Resources) {
-        Self::games().lock().resources = Some(resources);
     }
 }

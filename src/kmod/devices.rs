@@ -1,22 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! Which game each device serves: the three game tables (global locks, initialised once at
-//! load by [`init_locks`]) and the [`DeviceGame`] binding of each game to its table,
-//! including the N x N game's CPU player (the Monte Carlo work items of [`mc`]).
+//! load by [`init_locks`]) and the [`DeviceGame`] binding of each game to its table. Every
+//! CPU move, the N x N game's Monte Carlo player's too, runs in the writer's task.
 
-use kernel::{prelude::*, sync::Arc};
+use kernel::prelude::*;
 
 use super::device_game::DeviceGame;
 use super::game_table::Games;
-use super::kxo_hub::McQueue;
-use super::{kxo, mc};
-use crate::common::budget::Budget;
-use crate::session::{
-    chess_game::Chess,
-    game::Thought,
-    nxn_game::{McMove, Nxn},
-    reversi_game::Reversi,
-};
+use super::kxo;
+use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
@@ -30,38 +23,17 @@ kernel::sync::global_lock! {
 
 kernel::sync::global_lock! {
     // SAFETY: `KGames::init` initialises the lock before registering the device that uses it.
-    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn, Arc<McQueue>>> = Games::new();
+    pub(crate) unsafe(uninit) static NXN_GAMES: Mutex<Games<Nxn>> = Games::new();
 }
 
 impl DeviceGame for Nxn {
-    type Resources = Arc<McQueue>;
     type Lock = NXN_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<NXN_GAMES> {
         &NXN_GAMES
     }
-
-    /// The Monte Carlo player over the game's work items.
-    fn search(
-        copy: &Self,
-        _scratch: &mut (),
-        budget: Budget,
-        _stop: &core::sync::atomic::AtomicBool,
-        _cap_ms: u32,
-        queue: &Arc<McQueue>,
-    ) -> Thought<McMove> {
-        mc::choose(
-            queue,
-            copy.board(),
-            copy.playouts(),
-            copy.workers(),
-            copy.seed(),
-            budget,
-        )
-    }
 }
 
 impl DeviceGame for Reversi {
-    type Resources = ();
     type Lock = REVERSI_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<REVERSI_GAMES> {
         &REVERSI_GAMES
@@ -69,7 +41,6 @@ impl DeviceGame for Reversi {
 }
 
 impl DeviceGame for Chess {
-    type Resources = ();
     type Lock = CHESS_GAMES;
     fn games() -> &'static kernel::sync::lock::GlobalLock<CHESS_GAMES> {
         &CHESS_GAMES

@@ -16,6 +16,7 @@
 //! [`search_pool`]: super::search_pool
 //! [`device_game`]: super::device_game
 
+use core::marker::PhantomData;
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use kernel::{
@@ -30,13 +31,13 @@ use kernel::{
 
 use super::device_game::DeviceGame;
 use super::game_table::Cell;
-use super::line_io::{give_reply, take_line};
+use super::line_io::take_line;
 use super::pollable::{self, Pollable};
 use crate::common::budget::Budget;
 use crate::session::{
     command::LINE_MAX,
     cursor::FileReply,
-    game::{Game, Thought},
+    game::Thought,
     state::{Action, CommandContext, Session, StatusExtra},
     table::{self, Owner},
 };
@@ -45,14 +46,18 @@ pub(crate) use crate::uapi::ioctl::{KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH};
 const _: () = assert!(KGAMES_IOC_PRIVATE == _IO('k' as u32, 1));
 const _: () = assert!(KGAMES_IOC_STOP_SEARCH == _IO('k' as u32, 2));
 
+/// Bytes of a reply one pass of [`GameFile::read_reply`] copies (a 2 KiB reply in four).
+const READ_CHUNK: usize = 512;
+
 /// Private game ids: unique for the module's lifetime (0 means "shared").
 static NEXT_PRIVATE: AtomicU64 = AtomicU64::new(1);
 
 /// Per-file state.
-struct FileInner<G: Game> {
+struct FileInner {
+    /// Whose game this file plays: its user's shared game, or (after `KGAMES_IOC_PRIVATE`) its
+    /// own private game. Either is looked up in the table by its owner, so a game the table
+    /// evicted is gone for its files too (the next command starts from no game).
     owner: Owner,
-    /// The private game of a detached file (shared games are looked up in the table).
-    private: Option<Arc<Cell<G>>>,
     /// This file's reply and read cursor.
     reply: FileReply,
 }
@@ -64,46 +69,48 @@ where
     G::Side: Send,
 {
     #[pin]
-    inner: Mutex<FileInner<G>>,
+    inner: Mutex<FileInner>,
     /// Set by `KGAMES_IOC_STOP_SEARCH` (no lock: the writer's search reads it while the
     /// ioctl comes from another thread); cleared when a search of this file ends.
     stop_search: AtomicBool,
+    /// The device's game type: its table is `G::games()`.
+    game: PhantomData<fn() -> G>,
 }
 
 impl<G: DeviceGame> GameFile<G>
 where
     G::Side: Send,
 {
-    /// The cell of this file's game, made if it has none (`ENOSPC` when the table's caps
-    /// refuse a new one), and the device's context for one command.
-    fn cell_or_create(inner: &mut FileInner<G>) -> Result<(Arc<Cell<G>>, CommandContext)> {
+    /// The cell of `owner`'s game, made if it has none (`ENOSPC` when the table's caps refuse
+    /// a new one), and the device's context for one command. The new game is allocated with
+    /// the table's lock released (an allocation may reclaim or wait, and every user's command
+    /// takes that lock); the caps are checked before, so a refused command allocates nothing.
+    fn cell_or_create(owner: Owner) -> Result<(Arc<Cell<G>>, CommandContext)> {
         let mut t = G::games().lock();
-        let cell = match (inner.owner.private, &inner.private) {
-            (0, _) => t.find_or_insert(inner.owner)?,
-            (_, Some(c)) => {
-                t.touch(inner.owner);
-                c.clone()
-            }
-            (_, None) => {
-                let c = t.find_or_insert(inner.owner)?;
-                inner.private = Some(c.clone());
-                c
-            }
-        };
-        Ok((cell, t.context()))
+        if let Some(cell) = t.find(owner) {
+            return Ok((cell, t.context()));
+        }
+        if !t.has_room(owner) {
+            return Err(ENOSPC);
+        }
+        let (config, delay_ms) = t.new_game();
+        drop(t);
+        let cell = Cell::new_arc(config, delay_ms)?;
+        let mut t = G::games().lock();
+        let inserted = t.insert(owner, cell);
+        let context = t.context();
+        drop(t);
+        // An evicted game, or the unused cell, is freed here, with no table lock held.
+        match inserted {
+            Ok((cell, _unused_or_evicted)) => Ok((cell, context)),
+            Err((e, _unused)) => Err(e),
+        }
     }
 
-    /// The cell of this file's game, if it has one (marked used now, as a command marks it).
-    fn existing_cell(inner: &FileInner<G>) -> Option<Arc<Cell<G>>> {
-        let mut t = G::games().lock();
-        match (inner.owner.private, &inner.private) {
-            (0, _) => t.find(inner.owner),
-            (_, Some(c)) => {
-                t.touch(inner.owner);
-                Some(c.clone())
-            }
-            (_, None) => None,
-        }
+    /// The cell of `owner`'s game, if the table has it (marked used now, as a command marks
+    /// it).
+    fn existing_cell(owner: Owner) -> Option<Arc<Cell<G>>> {
+        G::games().lock().find(owner)
     }
 
     /// A file of `uid`'s shared game.
@@ -111,10 +118,10 @@ where
         try_pin_init!(Self {
             inner <- new_mutex!(FileInner {
                 owner: Owner::shared(uid),
-                private: None,
                 reply: FileReply::new(),
             }),
             stop_search: AtomicBool::new(false),
+            game: PhantomData,
         })
     }
 
@@ -156,7 +163,7 @@ where
     ) -> Result<Option<(Arc<Cell<G>>, KBox<G>, Budget, u32)>> {
         loop {
             let mut inner = self.inner.lock();
-            let (cell, mut context) = Self::cell_or_create(&mut inner)?;
+            let (cell, mut context) = Self::cell_or_create(inner.owner)?;
             context.extra = *extra;
             let mut st = cell.state.lock();
             if st.session.is_busy() && !Session::<G>::answers_while_busy(raw) {
@@ -224,7 +231,8 @@ where
     }
 
     /// `KGAMES_IOC_PRIVATE`: the file leaves its shared game (or its previous private game,
-    /// which is freed) for a new private game that lives until the file is closed.
+    /// which is freed) for a new private game that lives until the file is closed, or until
+    /// the table evicts it as it evicts any idle game (its next command then starts anew).
     pub(crate) fn make_private(&self) {
         let mut inner = self.inner.lock();
         let old = inner.owner;
@@ -232,14 +240,12 @@ where
             uid: old.uid,
             private: NEXT_PRIVATE.fetch_add(1, Ordering::Relaxed),
         };
-        let old_cell = inner.private.take();
         inner.reply.detach();
         drop(inner);
         if old.private != 0 {
             let removed = table::remove(&mut G::games().lock().slots, old);
             drop(removed);
         }
-        drop(old_cell);
     }
 
     /// This file has reply bytes to read: its own unread reply, or (if it never wrote) the
@@ -249,28 +255,55 @@ where
         inner.reply.needs_latest() || !inner.reply.unread().is_empty()
     }
 
-    /// Reads this file's reply (taking the game's latest first if the file never wrote).
+    /// Reads this file's reply (taking the game's latest first if the file never wrote); 0 at
+    /// its end (EOF) and for a zero-length read.
+    ///
+    /// No lock is held across the copy to user space: a buffer that faults slowly (a FUSE
+    /// mapping, a `userfaultfd` region) must not keep the file's search from ending or its
+    /// `poll` and `ioctl` from answering. The reply is taken in chunks of [`READ_CHUNK`]
+    /// bytes: copied to the stack and consumed under the file's lock, then copied out with no
+    /// lock; bytes the copy did not take are given back unless the reply changed meanwhile.
     pub(crate) fn read_reply(&self, iov: &mut IovIterDest<'_>) -> Result<usize> {
-        let mut inner = self.inner.lock();
-        if inner.reply.needs_latest() {
-            match Self::existing_cell(&inner) {
-                Some(cell) => inner.reply.take_latest(Some(&cell.state.lock().last)),
-                None => inner.reply.take_latest(None),
+        let mut chunk = [0u8; READ_CHUNK];
+        let mut done = 0usize;
+        while !iov.is_empty() {
+            let (n, mark) = {
+                let mut inner = self.inner.lock();
+                if inner.reply.needs_latest() {
+                    match Self::existing_cell(inner.owner) {
+                        Some(cell) => inner.reply.take_latest(Some(&cell.state.lock().last)),
+                        None => inner.reply.take_latest(None),
+                    }
+                }
+                let room = iov.len().min(READ_CHUNK);
+                let out = chunk.get_mut(..room).ok_or(EINVAL)?;
+                inner.reply.read_into(out)
+            };
+            if n == 0 {
+                break;
+            }
+            let copied = iov.copy_to_iter(chunk.get(..n).ok_or(EINVAL)?);
+            done = done.saturating_add(copied);
+            if copied < n {
+                self.inner.lock().reply.give_back(mark, n - copied);
+                if done == 0 {
+                    return Err(EFAULT);
+                }
+                break;
             }
         }
-        give_reply(&mut inner.reply, iov)
+        Ok(done)
     }
 
     /// Waits (interruptibly, on the pool's condition variable) for a search context,
     /// searches, and gives the context back.
     fn think(copy: &G, uid: u32, budget: Budget, stop: &AtomicBool) -> Result<Thought<G::Move>> {
-        let (pool, cap_ms, resources) = {
+        let (pool, cap_ms) = {
             let t = G::games().lock();
-            let resources = t.resources.clone().ok_or(ENODEV)?;
-            (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms, resources)
+            (t.pool.clone().ok_or(ENODEV)?, t.max_move_ms)
         };
         let mut scratch = pool.take(uid, copy)?;
-        let thought = G::search(copy, &mut scratch, budget, stop, cap_ms, &resources);
+        let thought = G::search(copy, &mut scratch, budget, stop, cap_ms);
         pool.give(uid, scratch);
         Ok(thought)
     }

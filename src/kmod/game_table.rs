@@ -38,7 +38,8 @@ pub(super) struct CellState<G: Game> {
 
 impl<G: Game> Cell<G> {
     /// A new game with `config`; `delay_ms` is `test_alloc_delay_ms` (0 outside tests).
-    fn new_arc(config: G::Config, delay_ms: u32) -> Result<Arc<Self>> {
+    /// Called with no table lock held: the allocation may reclaim or wait.
+    pub(super) fn new_arc(config: G::Config, delay_ms: u32) -> Result<Arc<Self>> {
         if delay_ms != 0 {
             fsleep(Delta::from_millis(i64::from(delay_ms)));
         }
@@ -60,7 +61,7 @@ impl<G: Game> Cell<G> {
 ///
 /// Invariant: `slots.len()` is the `max_games` parameter once loaded; every `Some` slot
 /// holds a distinct owner.
-pub(crate) struct Games<G: Game, D = ()> {
+pub(crate) struct Games<G: Game> {
     pub(super) slots: KVec<Option<Slot<Arc<Cell<G>>>>>,
     pub(super) limits: Limits,
     pub(super) epoch: Option<Instant<Monotonic>>,
@@ -74,13 +75,9 @@ pub(crate) struct Games<G: Game, D = ()> {
     pub(super) config: Option<G::Config>,
     /// Counts commands: each gets the next value as its [`CommandContext::nonce`].
     pub(super) nonce: u64,
-    /// What the device's searches and status use beyond the table
-    /// ([`DeviceGame::Resources`](super::device_game::DeviceGame::Resources); set at load,
-    /// after the table).
-    pub(super) resources: Option<D>,
 }
 
-impl<G: Game, D> Games<G, D> {
+impl<G: Game> Games<G> {
     /// An empty table (before load).
     pub(crate) const fn new() -> Self {
         Games {
@@ -92,7 +89,6 @@ impl<G: Game, D> Games<G, D> {
             alloc_delay_ms: 0,
             config: None,
             nonce: 0,
-            resources: None,
         }
     }
 
@@ -123,23 +119,36 @@ impl<G: Game, D> Games<G, D> {
         Some(slot.payload.clone())
     }
 
-    /// Marks `owner`'s slot used now (a private game, which its file holds).
-    pub(super) fn touch(&mut self, owner: Owner) {
-        let _ = self.find(owner);
+    /// True if a new game of `owner` would fit now (the caps, or an idle game to evict): asked
+    /// before the game is allocated, so a refused command allocates nothing.
+    pub(super) fn has_room(&self, owner: Owner) -> bool {
+        table::has_room(&self.slots, self.limits, owner, self.now_ms())
     }
 
-    /// The cell of `owner`, made and inserted if the table has none (`ENOSPC` when the caps
-    /// refuse it; the least recently used idle game may be evicted for it).
-    pub(super) fn find_or_insert(&mut self, owner: Owner) -> Result<Arc<Cell<G>>> {
-        if let Some(cell) = self.find(owner) {
-            return Ok(cell);
+    /// What a new game is made with: its settings and the test-only allocation delay.
+    pub(super) fn new_game(&self) -> (G::Config, u32) {
+        (self.config.unwrap_or_default(), self.alloc_delay_ms)
+    }
+
+    /// Inserts `cell`, made for `owner` with the table's lock released, unless the table has
+    /// `owner`'s game meanwhile (a racing command made it): the cell to use, and the cells to
+    /// drop once the lock is released (an evicted game, or `cell` if unused). `ENOSPC` when
+    /// the caps refuse it (with the cell to drop).
+    #[allow(clippy::type_complexity)]
+    pub(super) fn insert(
+        &mut self,
+        owner: Owner,
+        cell: Arc<Cell<G>>,
+    ) -> Result<(Arc<Cell<G>>, Option<Arc<Cell<G>>>), (Error, Arc<Cell<G>>)> {
+        if let Some(found) = self.find(owner) {
+            return Ok((found, Some(cell)));
         }
         let now = self.now_ms();
-        let cell = Cell::new_arc(self.config.unwrap_or_default(), self.alloc_delay_ms)?;
         match table::insert(&mut self.slots, self.limits, owner, now, cell.clone()) {
-            // An evicted cell is dropped here; a file still holding it keeps it alive.
-            Ok(_evicted) => Ok(cell),
-            Err(_) => Err(ENOSPC),
+            // A game evicted from the table is gone: no file keeps it (it is looked up by its
+            // owner), so every live game counts against the caps.
+            Ok(evicted) => Ok((cell, evicted)),
+            Err((_, cell)) => Err((ENOSPC, cell)),
         }
     }
 }

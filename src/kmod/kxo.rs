@@ -30,6 +30,7 @@ use kernel::{
 };
 
 use core::mem::size_of;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 use super::game_device::GameFile;
 use super::kxo_hub::Hub;
@@ -88,6 +89,9 @@ pub(crate) struct KxoFile {
     hub: Arc<Hub>,
     /// The opener's effective uid (the owner of its N x N game, once it plays).
     uid: u32,
+    /// Set once the file is a player file: a blocking watcher read of it (another thread's,
+    /// or a process's sharing it) stops waiting for records.
+    left: AtomicBool,
     #[pin]
     inner: Mutex<KxoInner>,
 }
@@ -134,9 +138,10 @@ impl KxoFile {
             self.hub.records.unregister();
         }
         inner.role = Role::Player(game.clone());
+        self.left.store(true, Ordering::Relaxed);
         drop(inner);
-        // A poll that found this file a watcher waits on the records' queue: let it look again
-        // (once in the file's life).
+        // A blocking read or a poll that found this file a watcher waits on the records'
+        // queues: let it look again (once in the file's life).
         self.hub.records.wake();
         Ok(game)
     }
@@ -155,31 +160,40 @@ impl KxoFile {
         }
     }
 
-    /// A watcher's read: up to `max` records into `out`, waiting for them unless `nonblock`.
-    /// The file's lock is held only while the cursor moves, never while waiting.
+    /// The file's game, if it is a player file.
+    fn player_game(&self) -> Option<Arc<GameFile<Nxn>>> {
+        match &self.inner.lock().role {
+            Role::Player(game) => Some(game.clone()),
+            _ => None,
+        }
+    }
+
+    /// A watcher's read: up to `max` records into `out`, waiting for them unless `nonblock`;
+    /// `None` if the file is a player file now (another thread wrote meanwhile: the read takes
+    /// its reply instead). The file's lock is held only while the cursor moves, never while
+    /// waiting.
     fn read_records(
         &self,
         max: usize,
         nonblock: bool,
         out: &mut [Record; READ_BATCH],
-    ) -> Result<usize> {
+    ) -> Result<Option<usize>> {
         loop {
             let mut inner = self.inner.lock();
             let cur = match &mut inner.role {
                 Role::Watcher(cur) => cur,
-                // Became a player meanwhile (another thread wrote): it reads replies now.
-                _ => return Err(EINVAL),
+                _ => return Ok(None),
             };
-            let n = self.hub.records.read(cur, max, out);
+            let n = self.hub.records.read(cur, max, nonblock, out);
             if n > 0 {
-                return Ok(n);
+                return Ok(Some(n));
             }
             if nonblock {
                 return Err(EAGAIN);
             }
             let seen = *cur;
             drop(inner);
-            self.hub.wait_records(&seen)?;
+            self.hub.wait_records(&seen, &self.left)?;
             if self.hub.unloading() {
                 return Err(ENODEV);
             }
@@ -202,6 +216,7 @@ impl MiscDevice for KxoFile {
             try_pin_init!(Self {
                 hub,
                 uid,
+                left: AtomicBool::new(false),
                 inner <- new_mutex!(KxoInner { role: Role::Fresh }),
             }),
             GFP_KERNEL_ACCOUNT,
@@ -245,7 +260,13 @@ impl MiscDevice for KxoFile {
         let _ = Self::role_now(&mut inner, &me.hub);
         drop(inner);
         let mut recs = [Record::default(); READ_BATCH];
-        let n = me.read_records(max, nonblock, &mut recs)?;
+        let Some(n) = me.read_records(max, nonblock, &mut recs)? else {
+            // A player file now: a read takes its reply.
+            return match me.player_game() {
+                Some(game) => game.read_reply(iov),
+                None => Err(EINVAL),
+            };
+        };
         let mut done = 0;
         for r in recs.iter().take(n) {
             let bytes = r.to_bytes();
@@ -316,7 +337,7 @@ impl Pollable for KxoFile {
         match KxoFile::role_now(&mut inner, &me.hub) {
             Err(cur) => {
                 drop(inner);
-                if me.hub.records.readable(&cur) {
+                if me.hub.records.readable_or_arm(&cur) {
                     EPOLLIN | EPOLLRDNORM
                 } else {
                     0

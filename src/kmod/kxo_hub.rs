@@ -4,8 +4,7 @@
 //! part per job, each with its own lock or none: [`Records`] (the record ring and its
 //! readers), [`Control`] (the control ioctls' flags and the pairings), [`Loads`] (the agents'
 //! CPU load), [`SharedTd`] (the TD agent's table and its training), and the queue that wakes
-//! player files' polls. The Monte Carlo queue of the human games is not here: the N x N table
-//! holds it ([`McQueue`]).
+//! player files' polls.
 
 use kernel::{
     fs::File,
@@ -17,15 +16,9 @@ use kernel::{
 use super::kxo_loads::Loads;
 use super::kxo_records::Records;
 use super::kxo_td::SharedTd;
-use super::owned_queue::OwnedQueue;
 use crate::session::{kxo_control::Control, parameters::KxoConfig, state::StatusExtra};
 use crate::uapi::record::Record;
 use crate::uapi::state::KxoState;
-
-/// The workqueue of the Monte Carlo work items of the N x N games (see `mc.rs`), given to the
-/// N x N table at load; destroyed (waiting for its work items) when the table lets it go at
-/// unload, after every file is closed.
-pub(crate) type McQueue = OwnedQueue;
 
 /// The parts of the machine that files and the games share.
 #[pin_data]
@@ -79,10 +72,14 @@ impl Hub {
         self.replies.notify_all();
     }
 
-    /// Waits until a watcher at `cur` has a record, or the module unloads (see
-    /// [`Records::wait`]).
-    pub(crate) fn wait_records(&self, cur: &crate::session::record_ring::Cursor) -> Result {
-        self.records.wait(cur, self.control.unloading_flag())
+    /// Waits until a watcher at `cur` has a record, the module unloads, or `left` is set (its
+    /// file became a player file; see [`Records::wait`]).
+    pub(crate) fn wait_records(
+        &self,
+        cur: &crate::session::record_ring::Cursor,
+        left: &core::sync::atomic::AtomicBool,
+    ) -> Result {
+        self.records.wait(cur, self.control.unloading_flag(), left)
     }
 
     /// Registers a player file's `poll` on the queue woken when a player's reply is ready.

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! A game file's text I/O: one write is one command line, one read takes the unread part of the
-//! file's reply (docs/protocol.md, "Framing and errors"). Shared by the game devices and the
-//! player files of `/dev/kxo`.
+//! A game file's input: one write is one command line (docs/protocol.md, "Framing and
+//! errors"), copied from user space before any lock is taken. Shared by the game devices and
+//! `/dev/kxo`. (A read's copy out is [`GameFile::read_reply`](super::game_device::GameFile).)
 
-use kernel::{
-    iov::{IovIterDest, IovIterSource},
-    prelude::*,
-};
+use kernel::{iov::IovIterSource, prelude::*};
 
-use crate::session::{command::LINE_MAX, cursor::FileReply};
+use crate::session::command::LINE_MAX;
 
 /// Takes one write: the whole line into `buf` (at most [`LINE_MAX`] bytes), or, for a longer
 /// write, consumes it whole and returns all of `buf` (`LINE_MAX + 1` bytes, which framing
@@ -28,20 +25,4 @@ pub(super) fn take_line<'b>(
         return Err(EFAULT);
     }
     Ok(dst)
-}
-
-/// Copies the unread part of a file's reply and advances its cursor; 0 at the end (EOF) and
-/// for a zero-length read.
-pub(super) fn give_reply(reply: &mut FileReply, iov: &mut IovIterDest<'_>) -> Result<usize> {
-    let rest = reply.unread();
-    // A zero-length read returns 0 and leaves the reply unread (read(2) with count 0).
-    if rest.is_empty() || iov.is_empty() {
-        return Ok(0);
-    }
-    let n = iov.copy_to_iter(rest);
-    if n == 0 {
-        return Err(EFAULT);
-    }
-    reply.consume(n);
-    Ok(n)
 }

@@ -9,8 +9,7 @@
 //! [`game_table`], [`search_pool`] and [`line_io`]; [`kxo`] is `/dev/kxo`'s file operations,
 //! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
 //! [`kxo_loads`], [`kxo_td`], and the session layer's control flags), [`kxo_runtime`] its
-//! timer-driven AI-vs-AI games, [`mc`] the parallel Monte Carlo player of its human games,
-//! [`pollable`] the registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the
+//! timer-driven AI-vs-AI games, [`pollable`] the registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the
 //! module's workqueue wrapper; [`clock`] gives the engines a monotonic clock and the signal
 //! check.
 //!
@@ -22,8 +21,9 @@
 //! `KxoFile.inner` -> `Records.state` (a watcher's read), `AiGame.game` -> `SharedTd.table`
 //! (a td move, its learning), `Records.state` and `Loads.state` (its record and load), and
 //! `TdTrainer.left` -> `SharedTd.table`; `KXO_HUB`, `Records.state`, `Loads.state`,
-//! `ContextPool.state` and `McRun.state` are leaves. No lock is held across a CPU search or a
-//! Monte Carlo move (docs/architecture.md, "Locks").
+//! `ContextPool.state` are leaves. No lock is held across a CPU search, a wait for another
+//! task, an allocation of a game, or a copy to or from user space (docs/architecture.md,
+//! "Locks").
 
 pub(crate) mod clock;
 pub(crate) mod compat;
@@ -38,20 +38,18 @@ pub(crate) mod kxo_records;
 pub(crate) mod kxo_runtime;
 pub(crate) mod kxo_td;
 pub(crate) mod line_io;
-pub(crate) mod mc;
 pub(crate) mod owned_queue;
 pub(crate) mod params;
 pub(crate) mod pollable;
 pub(crate) mod search_pool;
 pub(crate) mod string_param;
 
-use kernel::{miscdevice::MiscDeviceOptions, prelude::*, sync::Arc};
+use kernel::{miscdevice::MiscDeviceOptions, prelude::*};
 
 use crate::module_parameters as module_params;
 use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
 use device_game::DeviceGame;
 use game_device::GameFile;
-use owned_queue::OwnedQueue;
 
 /// Frees the device tables and forgets the kxo hub when dropped: the last field of
 /// [`KGames`] (dropped after the devices are deregistered and the kxo machine has stopped),
@@ -102,11 +100,6 @@ impl kernel::InPlaceModule for KGames {
             let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
             let fail_init = plan.fail_init;
             *kxo::KXO_HUB.lock() = Some(rt.hub());
-            Reversi::attach(());
-            Chess::attach(());
-            // The N x N games' Monte Carlo queue: the table holds it, so it is destroyed
-            // (waiting for its work items) when the table is cleared, after every file.
-            Nxn::attach(Arc::new(OwnedQueue::new(c"kgames_mc", 10)?, GFP_KERNEL)?);
             if fail_init {
                 // Test only: everything is allocated; the guards must free it all.
                 return Err(ENOMEM);

@@ -27,9 +27,9 @@ pub const MAX_N: u8 = 6;
 pub const MIN_PLAYOUTS: u8 = 1;
 /// Most playouts per tile.
 pub const MAX_PLAYOUTS: u8 = 100;
-/// The fewest work items of a parallel Monte Carlo move.
+/// The fewest work items (groups of free tiles) of a Monte Carlo move.
 pub const MIN_WORKERS: u8 = 1;
-/// The most work items of a parallel Monte Carlo move.
+/// The most work items (groups of free tiles) of a Monte Carlo move.
 pub const MAX_WORKERS: u8 = 10;
 /// Most tiles on a board (N = 6).
 pub const MAX_TILES: usize = (MAX_N as usize) * (MAX_N as usize);

@@ -9,11 +9,20 @@ use super::reply::Reply;
 
 /// The reply side of one open file.
 ///
-/// Invariant: `pos <= reply.len()`.
+/// Invariant: `pos <= reply.len()`; `generation` changes whenever `reply` may.
 pub struct FileReply {
     wrote: bool,
     took_latest: bool,
     reply: Reply,
+    pos: usize,
+    generation: u64,
+}
+
+/// Where a read left a reply ([`FileReply::read_into`]), to give back what its copy to user
+/// space did not take ([`FileReply::give_back`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadMark {
+    generation: u64,
     pos: usize,
 }
 
@@ -31,11 +40,13 @@ impl FileReply {
             took_latest: false,
             reply: Reply::new(),
             pos: 0,
+            generation: 0,
         }
     }
 
     /// The buffer a command writes its reply into.
     pub fn out(&mut self) -> &mut Reply {
+        self.generation = self.generation.wrapping_add(1);
         &mut self.reply
     }
 
@@ -53,6 +64,7 @@ impl FileReply {
     /// Takes the game's latest reply (none if the file has no game yet), once per open.
     pub fn take_latest(&mut self, latest: Option<&Reply>) {
         self.took_latest = true;
+        self.generation = self.generation.wrapping_add(1);
         match latest {
             Some(r) => self.reply.copy_from(r),
             None => self.reply.clear(),
@@ -62,6 +74,7 @@ impl FileReply {
 
     /// The file left its game for a private one: nothing to read until its first command.
     pub fn detach(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
         self.wrote = false;
         self.took_latest = true;
         self.reply.clear();
@@ -76,6 +89,31 @@ impl FileReply {
     /// Marks `n` bytes as read.
     pub fn consume(&mut self, n: usize) {
         self.pos = self.pos.saturating_add(n).min(self.reply.len());
+    }
+
+    /// Copies the unread bytes that fit into `out` and marks them read: how many, and where
+    /// this read left the reply. The caller copies them to user space with no lock held.
+    pub fn read_into(&mut self, out: &mut [u8]) -> (usize, ReadMark) {
+        let rest = self.unread();
+        let n = rest.len().min(out.len());
+        if let (Some(dst), Some(src)) = (out.get_mut(..n), rest.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        self.consume(n);
+        let mark = ReadMark {
+            generation: self.generation,
+            pos: self.pos,
+        };
+        (n, mark)
+    }
+
+    /// The last `n` bytes of the read that left `mark` did not reach user space: they are
+    /// unread again, unless the reply changed or was read further meanwhile (then they are
+    /// lost to that read, as they would be to a read racing a new command anyway).
+    pub fn give_back(&mut self, mark: ReadMark, n: usize) {
+        if self.generation == mark.generation && self.pos == mark.pos {
+            self.pos = self.pos.saturating_sub(n);
+        }
     }
 }
 
@@ -166,6 +204,36 @@ mod tests {
         }
         assert_eq!(all.len(), 67);
         assert_eq!(&all[64..], b"\tX\n");
+    }
+
+    #[test]
+    fn bytes_a_copy_did_not_take_are_given_back_unless_the_reply_changed() {
+        let mut g = game();
+        let mut f = FileReply::new();
+        g.write(&mut f, b"01");
+        let mut buf = [0u8; 40];
+        let (n, mark) = f.read_into(&mut buf);
+        assert_eq!(n, 40);
+        // The copy to user space took 30 of the 40: the other 10 are read next.
+        f.give_back(mark, 10);
+        assert_eq!(f.unread().len(), 67 - 30);
+        let (n, mark) = f.read_into(&mut buf);
+        assert_eq!(n, 37);
+        assert_eq!(&buf[34..37], b"\tX\n");
+        f.give_back(mark, 0);
+        assert!(f.unread().is_empty());
+        // A command between the read and the give-back: nothing is given back.
+        g.write(&mut f, b"01");
+        let (_, mark) = f.read_into(&mut buf);
+        g.write(&mut f, b"99 x");
+        f.give_back(mark, 40);
+        assert_eq!(f.unread(), b"INVFMT\n");
+        // Another read between them (a second thread): nothing is given back either.
+        g.write(&mut f, b"01");
+        let (_, first) = f.read_into(&mut buf);
+        let _ = f.read_into(&mut buf);
+        f.give_back(first, 40);
+        assert!(f.unread().is_empty());
     }
 
     #[test]

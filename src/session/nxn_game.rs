@@ -64,12 +64,12 @@ const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The move the Monte Carlo player chose, with how its work was split.
+/// The move the Monte Carlo player chose, with how its tiles were dealt over P groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct McMove {
     /// The tile to play.
     pub tile: u8,
-    /// The work items and the tiles each scored.
+    /// The groups and the tiles dealt to each.
     pub split: Split,
 }
 
@@ -102,17 +102,14 @@ impl Nxn {
         }
     }
 
-    /// The board.
-    pub fn board(&self) -> &BoardN {
-        &self.board
-    }
-
     /// Playouts per tile of this game.
+    #[cfg(not(MODULE))]
     pub fn playouts(&self) -> u8 {
         self.playouts
     }
 
-    /// Work items per CPU move of this game.
+    /// The groups the free tiles of a CPU move are dealt over (P).
+    #[cfg(not(MODULE))]
     pub fn workers(&self) -> u8 {
         self.workers
     }
@@ -262,13 +259,20 @@ impl Game for Nxn {
         Err(Word::IllMove)
     }
 
-    /// The sequential form of the player (host tests): one "work item" scores every tile.
+    /// The Monte Carlo player, in the caller's task (the kernel: the writer's): every free tile
+    /// scored in turn within the meter's budget. The tiles are dealt over the game's P groups
+    /// ([`deal`]) only to report the split (`09`'s `last_split=`); each tile has its own
+    /// generator, so the move does not depend on P.
     fn think<A: Alloc>(&self, _scratch: &mut (), meter: &mut Meter<'_>) -> Thought<McMove> {
+        let legal = self.board.legal_moves();
+        if legal == 0 {
+            return Thought::Pass;
+        }
         let side = self.board.side_to_move();
         match nxn::choose(&self.board, side, self.playouts, self.seed(), meter) {
             Some(tile) => Thought::Move(McMove {
                 tile,
-                split: Split::of(&deal(self.board.legal_moves(), 1)),
+                split: Split::of(&deal(legal, self.workers)),
             }),
             None => Thought::Interrupted,
         }

@@ -42,7 +42,7 @@ pub const NXN_SIZES: RangeInclusive<u8> = nxn::MIN_N..=nxn::MAX_N;
 /// The playouts per tile T of the N x N game (`00 X N T`).
 #[cfg(not(MODULE))]
 pub const NXN_PLAYOUTS: RangeInclusive<u8> = nxn::MIN_PLAYOUTS..=nxn::MAX_PLAYOUTS;
-/// The parallel work items P of the N x N game (`00 X N T P`).
+/// The work items P of the N x N game (`00 X N T P`): the groups its free tiles are dealt over.
 #[cfg(not(MODULE))]
 pub const NXN_WORKERS: RangeInclusive<u8> = nxn::MIN_WORKERS..=nxn::MAX_WORKERS;
 

@@ -89,6 +89,34 @@ fn oldest_idle<T>(
         .map(|(i, _)| i)
 }
 
+/// The slot a game of `owner` (not in the table yet) would take at `now_ms`: over the user's
+/// cap, the user's oldest idle game; else a free slot; else the oldest idle game of anyone;
+/// [`Full`] when there is none.
+fn victim<T>(
+    slots: &[Option<Slot<T>>],
+    limits: Limits,
+    owner: Owner,
+    now_ms: u64,
+) -> Result<usize, Full> {
+    let (_, user) = count(slots, owner.uid);
+    let found = if user >= limits.max_user_games {
+        oldest_idle(slots, now_ms, limits.idle_evict_ms, |s| {
+            s.owner.uid == owner.uid
+        })
+    } else if let Some(i) = slots.iter().position(Option::is_none) {
+        Some(i)
+    } else {
+        oldest_idle(slots, now_ms, limits.idle_evict_ms, |_| true)
+    };
+    found.ok_or(Full)
+}
+
+/// True if [`insert`] would take a game of `owner` at `now_ms` (the kernel asks before it
+/// allocates the game, outside the table's lock).
+pub fn has_room<T>(slots: &[Option<Slot<T>>], limits: Limits, owner: Owner, now_ms: u64) -> bool {
+    victim(slots, limits, owner, now_ms).is_ok()
+}
+
 /// Inserts a game for `owner` (which must not be in the table yet).
 ///
 /// Over the user's cap, the user's oldest idle game is evicted, or [`Full`]; with no free
@@ -101,23 +129,10 @@ pub fn insert<T>(
     now_ms: u64,
     payload: T,
 ) -> Result<Option<T>, (Full, T)> {
-    let (_, user) = count(slots, owner.uid);
-    let victim = if user >= limits.max_user_games {
-        match oldest_idle(slots, now_ms, limits.idle_evict_ms, |s| {
-            s.owner.uid == owner.uid
-        }) {
-            Some(i) => Some(i),
-            None => return Err((Full, payload)),
-        }
-    } else if let Some(i) = slots.iter().position(Option::is_none) {
-        Some(i)
-    } else {
-        match oldest_idle(slots, now_ms, limits.idle_evict_ms, |_| true) {
-            Some(i) => Some(i),
-            None => return Err((Full, payload)),
-        }
+    let Ok(i) = victim(slots, limits, owner, now_ms) else {
+        return Err((Full, payload));
     };
-    let Some(slot) = victim.and_then(|i| slots.get_mut(i)) else {
+    let Some(slot) = slots.get_mut(i) else {
         return Err((Full, payload));
     };
     let old = slot.replace(Slot {
@@ -158,6 +173,7 @@ mod tests {
         assert_eq!(insert(&mut t, LIMITS, p, 1, 11).ok(), Some(None));
         // Third game of uid 1: nothing idle long enough.
         let q = Owner { uid: 1, private: 8 };
+        assert!(!has_room(&t, LIMITS, q, 2));
         assert_eq!(insert(&mut t, LIMITS, q, 2, 12).err(), Some((Full, 12)));
         // Another user is not affected by uid 1's cap.
         assert_eq!(
@@ -169,6 +185,7 @@ mod tests {
         assert_eq!(count(&t, 1), (3, 2));
         // After the idle time, uid 1's oldest game (its shared one) makes room.
         let later = IDLE_EVICT_MS + 1;
+        assert!(has_room(&t, LIMITS, q, later));
         assert_eq!(insert(&mut t, LIMITS, q, later, 12).ok(), Some(Some(10)));
         assert!(find(&mut t, Owner::shared(1)).is_none());
         assert_eq!(count(&t, 1), (3, 2));

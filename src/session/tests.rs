@@ -645,9 +645,9 @@ fn nxn_new_game_arguments_and_status() {
     );
     d.expect(b"03", b"OK\n");
     let status = String::from_utf8(d.run(b"09")).unwrap();
-    // The host's sequential player is one work item over the 25 free tiles.
+    // The 25 free tiles dealt round robin over the game's 3 work items.
     assert!(
-        status.contains(" plies=1 last_items=1 last_split=25"),
+        status.contains(" plies=1 last_items=3 last_split=9,8,8"),
         "{status}"
     );
     // Plain `00 X` keeps the defaults.
