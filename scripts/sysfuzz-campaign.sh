@@ -25,12 +25,13 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 2 ] || die "usage: sysfuzz-campaign.sh [--debug | --kernel NAME] SECONDS SEED..."
 seconds=$1; shift
-# The parameter sets: small tables and the smallest ring (as in make check); the defaults;
-# many games, short moves and a fast timer; the largest ring, one game and long moves.
+# The parameter sets: small tables, idle games evicted after 3 s and the smallest ring (as in
+# make check); the defaults; many games, short moves, a fast timer and evictions after 1 s;
+# the largest ring, one game and long moves.
 params=(
-    "max_games=16 max_user_games=2 search_contexts=1 tt_entries=1024 max_move_ms=2000 kxo_games=2 kxo_period_ms=20 kxo_ring=64"
+    "max_games=16 max_user_games=2 search_contexts=1 tt_entries=1024 max_move_ms=2000 test_idle_evict_ms=3000 kxo_games=2 kxo_period_ms=20 kxo_ring=64"
     ""
-    "max_games=64 max_user_games=8 search_contexts=2 tt_entries=4096 max_move_ms=500 kxo_games=8 kxo_period_ms=5 kxo_ring=256 kxo_workers=3"
+    "max_games=64 max_user_games=8 search_contexts=2 tt_entries=4096 max_move_ms=500 test_idle_evict_ms=1000 kxo_games=8 kxo_period_ms=5 kxo_ring=256 kxo_workers=3"
     "max_games=4 max_user_games=1 search_contexts=4 max_move_ms=4000 kxo_games=1 kxo_ring=65536 kxo_always=1 kxo_n=6"
 )
 out=$repo/out/sysfuzz

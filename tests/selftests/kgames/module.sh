@@ -181,14 +181,26 @@ rmmod kgames
 relay < <(timeout 120 "$bin" open_race 2>&1)
 nodes_ready
 
+# The caps of the game tables (suite limits): two games a user, idle games evicted after 5 s
+# (test_idle_evict_ms) and every new game slowed by 1 s before its allocation
+# (test_alloc_delay_ms): an evicted game is gone, and no user waits for another's allocation.
+rmmod kgames
+if insmod "$ko" max_user_games=2 test_idle_evict_ms=5000 test_alloc_delay_ms=1000; then
+    nodes_ready
+    relay < <(timeout 200 "$bin" limits 2>&1)
+else
+    notok "limits: the module loads with test_idle_evict_ms and test_alloc_delay_ms"
+fi
+
 # The syscall fuzzer (suite sysfuzz), with small tables, one search context, a short
-# max_move_ms, two AI games on a 20 ms timer and the smallest ring: 20 s in make check,
+# max_move_ms, idle games evicted after 3 s, two AI games on a 20 ms timer and the smallest
+# ring: 20 s in make check,
 # 10 minutes on the debug kernel, or $KGAMES_SYSFUZZ_SECONDS (seed $KGAMES_SYSFUZZ_SEED, 1).
 fuzz_s=${KGAMES_SYSFUZZ_SECONDS:-20}
 [ -n "${KGAMES_DEBUG:-}" ] && [ -z "${KGAMES_SYSFUZZ_SECONDS:-}" ] && fuzz_s=600
 rmmod kgames
 if insmod "$ko" max_games=16 max_user_games=2 search_contexts=1 tt_entries=1024 max_move_ms=2000 \
-    kxo_games=2 kxo_period_ms=20 kxo_ring=64; then
+    test_idle_evict_ms=3000 kxo_games=2 kxo_period_ms=20 kxo_ring=64; then
     nodes_ready
     relay < <(KGAMES_SYSFUZZ_SECONDS=$fuzz_s timeout $((fuzz_s + 300)) "$bin" sysfuzz 2>&1)
     # The same load has kxo_ring=64: what a sleeping watcher finds (suite ring_size).

@@ -480,7 +480,7 @@ const OPS: &[Op] =
             },
         },
         Op {
-            name: "kxo: Monte Carlo CPU move 03 (parallel work items)",
+            name: "kxo: Monte Carlo CPU move 03",
             run: |n, uid| {
                 let mut d = private_game("/dev/kxo", uid, &["00 X"])?;
                 command(&mut d, n, "03", b"OK", true)

@@ -1,9 +1,11 @@
 //! Suite `sysfuzz`: a seeded syscall-sequence fuzzer of the three devices (docs/testing.md,
 //! "The syscall fuzzer"). Several processes (root and two unprivileged uids), each with
 //! several threads, issue random sequences of open (blocking or not), close, dup, read (0 to
-//! 8 KiB), write (valid commands, mutated ones, over-long and empty buffers), poll, every
-//! ioctl number with valid, null and wild arguments, fork with the descriptors shared (the
-//! child writes, reads and exits or is killed), and signals to their own threads. Each
+//! 8 KiB, and into a buffer that runs into an unmapped page: a copy to user space that faults
+//! part way), write (valid commands, mutated ones, over-long and empty buffers), poll, epoll
+//! (descriptors added to the process's epoll set and left there, waits on it), every ioctl
+//! number with valid, null and wild arguments, fork with the descriptors shared (the child
+//! writes, reads and exits or is killed), and signals to their own threads. Each
 //! operation must return within the longest CPU move plus a margin, replies must be framed
 //! (at most 2 KiB, ending in a newline) and records whole and consistent; the kernel's log is
 //! the runner's (scripts/detect.py). A failure prints the seed, the thread and its last
@@ -17,7 +19,7 @@ use std::fs::OpenOptions;
 use std::os::fd::IntoRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use kgames_chess::common::rng::Rng;
@@ -285,6 +287,38 @@ fn errno_name(r: isize) -> String {
     }
 }
 
+/// The process's epoll set: descriptors are added and never removed (closing them removes
+/// them), so it parks watchers the way a user's idle epoll set does.
+fn epoll_set() -> i32 {
+    static EPOLL: OnceLock<i32> = OnceLock::new();
+    // SAFETY: creates an epoll descriptor of this process.
+    *EPOLL.get_or_init(|| unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) })
+}
+
+/// The last 64 bytes of a readable page followed by an inaccessible one: a read into it that
+/// wants more than 64 bytes faults part way through its copy to user space.
+fn edge_buffer() -> usize {
+    static EDGE: OnceLock<usize> = OnceLock::new();
+    *EDGE.get_or_init(|| {
+        // SAFETY: a private anonymous mapping of two pages, the second made inaccessible.
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                8192,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if p == libc::MAP_FAILED {
+                return 0;
+            }
+            libc::mprotect(p.cast::<u8>().add(4096).cast(), 4096, libc::PROT_NONE);
+            p as usize + 4096 - 64
+        }
+    })
+}
+
 /// One random operation; `Err` on a broken invariant.
 fn one_op(
     rng: &mut Rng,
@@ -395,6 +429,13 @@ fn one_op(
                 libc::fcntl(fd, libc::F_GETFL) & libc::O_NONBLOCK != 0,
             )
         };
+        let edge = edge_buffer();
+        if rng.below(5) == 0 && edge != 0 && (ready || nonblock) {
+            // A copy that faults after 64 bytes: a short read or EFAULT, nothing lost or hung.
+            // SAFETY: reads into 64 mapped bytes followed by an inaccessible page.
+            let r = unsafe { libc::read(fd, edge as *mut libc::c_void, size) };
+            return record(format!("readfault {fd} {size}"), errno_name(r), log, tally);
+        }
         // A blocking read with nothing to read could wait for good (the AI games stopped).
         let r = if ready || nonblock {
             // SAFETY: reads into a buffer of `size` bytes.
@@ -406,6 +447,27 @@ fn one_op(
             check_read(fd, &buf[..r as usize])?;
         }
         (format!("read {fd} {size}"), errno_name(r))
+    } else if kind < 80 {
+        let ep = epoll_set();
+        if rng.below(2) == 0 {
+            let mut ev = libc::epoll_event {
+                events: (libc::EPOLLIN | libc::EPOLLOUT) as u32
+                    | if rng.below(2) == 0 {
+                        libc::EPOLLET as u32
+                    } else {
+                        0
+                    },
+                u64: fd as u64,
+            };
+            // SAFETY: adds a descriptor of this process to its epoll set (EEXIST if there).
+            let r = unsafe { libc::epoll_ctl(ep, libc::EPOLL_CTL_ADD, fd, &mut ev) };
+            (format!("epolladd {fd}"), errno_name(r as isize))
+        } else {
+            let mut evs = [libc::epoll_event { events: 0, u64: 0 }; 8];
+            // SAFETY: waits on this process's epoll set into 8 events.
+            let r = unsafe { libc::epoll_wait(ep, evs.as_mut_ptr(), 8, rng.below(20) as i32) };
+            (format!("epollwait {fd}"), errno_name(r as isize))
+        }
     } else if kind < 85 {
         let mut p = libc::pollfd {
             fd,
@@ -454,6 +516,11 @@ fn one_op(
         unsafe { libc::syscall(libc::SYS_tgkill, libc::getpid(), tid, libc::SIGUSR1) };
         (format!("signal {tid}"), "ok".into())
     };
+    record(name, result, log, tally)
+}
+
+/// Counts an operation by kind and result, and keeps it in the thread's log.
+fn record(name: String, result: String, log: &mut VecDeque<String>, tally: &mut Tally) -> Outcome {
     let mut words = name.split(' ');
     let key = match (words.next(), words.nth(1)) {
         (Some("ioctl"), Some(nr)) => format!("ioctl{nr}"),
