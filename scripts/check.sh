@@ -285,9 +285,28 @@ vm_test() {
     if [ "$1" = whole ]; then
         vm_suite test
     else
-        vm_suite test --progs devices.sh base reversi chess kxo hostile fairness
+        vm_suite test --progs devices.sh base reversi chess kxo hostile fairness --then "$(then_test)"
+        then_tally test "$repo/out/vm-test/then.txt"
     fi
     kunit_tally test "$repo/out/vm-test/dmesg.txt"
+}
+# then_test: after the test kernel's suites, in the same guest, the suite limits with the
+# parameters module.sh gives it (module.sh itself runs on this kernel in make check-full).
+then_test() {
+    cat <<EOF
+rmmod kgames && insmod "\$KGAMES_KO" max_user_games=2 test_idle_evict_ms=5000 test_alloc_delay_ms=1000 && nodes_ready
+timeout 200 '$repo/target/release/kgames-vmtest' limits
+rmmod kgames && insmod "\$KGAMES_KO" && nodes_ready
+EOF
+}
+# then_tally LABEL FILE: the TAP of a --then run's test binary, each test a check.
+then_tally() {
+    local label=$1 t=$2 p f
+    p=$(grep -cE '^ok ' "$t" 2>/dev/null); f=$(grep -cE '^not ok ' "$t" 2>/dev/null)
+    grep -B12 -E '^not ok ' "$t" 2>/dev/null | sed "s/^/[$label then] /"
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "vm ($label, after the suites): $p passed, $f failed"
+    [ $((p + f)) -gt 0 ] || { fail "vm ($label): the suite limits reported its tests"; tail -n 20 "$t" 2>/dev/null; }
 }
 
 # The kselftest target through vng's one command, on the test kernel (suite base).
