@@ -38,7 +38,7 @@ const K: &str = "/dev/kxo";
 /// The second-round tests of suite `hostile`, and suite `limits`.
 pub fn tests() -> Vec<Test> {
     vec![
-        Test { suite: "hostile", name: "kxo CPU moves run in the writer's task: a nice-0 loop keeps 90% of its rate beside a nice-19 player", uid: 2410, run: nice_player },
+        Test { suite: "hostile", name: "kxo CPU moves run in the writer's task: a nice-0 loop keeps 90% of its CPU beside a nice-19 player", uid: 2410, run: nice_player },
         Test { suite: "hostile", name: "a kxo CPU move is charged to the writer: its own CPU time grows by at least half the move's wall time", uid: 2411, run: move_charged },
         Test { suite: "hostile", name: "3,800 epoll-parked kxo watchers add at most 1.5 points to the machine's busy share", uid: 0, run: parked_watchers },
         Test { suite: "hostile", name: "a blocking watcher read returns when another thread's write makes its file a player", uid: 2413, run: read_outlives_role },
@@ -215,10 +215,13 @@ fn fork_child(f: impl FnOnce()) -> Result<libc::pid_t, String> {
 // 1. A nice-19 kxo player beside a nice-0 loop
 // ---------------------------------------------------------------------------------------
 
-/// Loops of 10,000 multiply-adds per second, over `dur` of wall time: the CPU share one
-/// thread gets.
-fn spin_rate(dur: Duration) -> u64 {
+/// Loops of 10,000 multiply-adds per second over `dur` of wall time, and the share of that
+/// time (per mille) the guest's scheduler gave this process: its CPU time (user + system,
+/// `getrusage`) over the wall time. The share is what `nice` decides; under QEMU's TCG the
+/// rate also moves with the host's load on the vCPU threads, which the guest cannot see.
+fn spin_rate(dur: Duration) -> (u64, u64) {
     let t0 = Instant::now();
+    let cpu0 = self_cpu();
     let (mut loops, mut x) = (0u64, 1u64);
     while t0.elapsed() < dur {
         for _ in 0..10_000 {
@@ -226,19 +229,38 @@ fn spin_rate(dur: Duration) -> u64 {
         }
         loops += 1;
     }
-    loops * 1000 / ms(t0.elapsed()).max(1)
+    let wall = ms(t0.elapsed()).max(1);
+    let cpu = ms(self_cpu().saturating_sub(cpu0));
+    (loops * 1000 / wall, cpu * 1000 / wall)
 }
 
-/// Runs [`spin_rate`] for 4 s in a forked child (nice 0); its loops per second.
-fn spin_child() -> Result<u64, String> {
+/// This process's CPU time (user + system), from `getrusage(RUSAGE_SELF)`.
+fn self_cpu() -> Duration {
+    // SAFETY: an all-zero `rusage` is a valid value for getrusage to fill.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: fills `ru` for this process.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    let us = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    us(ru.ru_utime) + us(ru.ru_stime)
+}
+
+/// Runs [`spin_rate`] for 4 s in a forked child (nice 0): its loops per second and CPU share.
+fn spin_child() -> Result<(u64, u64), String> {
     let [rd, wr] = procs::pipe()?;
-    let pid = fork_child(|| send_u64(wr, spin_rate(Duration::from_secs(4))))?;
+    let pid = fork_child(|| {
+        let (rate, share) = spin_rate(Duration::from_secs(4));
+        send_u64(wr, rate);
+        send_u64(wr, share);
+    })?;
     close_all(&[wr]);
     let rate = recv_u64(rd, Duration::from_secs(30), "the loop");
+    let share = recv_u64(rd, Duration::from_secs(5), "the loop's CPU share");
     close_all(&[rd]);
     let st = reap(pid, Duration::from_secs(5));
     ensure!(st == Some(0), "the loop child ended with {st:?}");
-    rate
+    Ok((rate?, share?))
 }
 
 /// A process's CPU time (user + system) in clock ticks, from `/proc/PID/stat` (fields 14
@@ -308,10 +330,15 @@ fn player_loop(moves: &AtomicU64, err: RawFd) {
 }
 
 /// The work of a `/dev/kxo` CPU move belongs to its writer: with the player at nice 19, a
-/// nice-0 loop beside it must keep 90% of the rate it has alone, and the player's own CPU
+/// nice-0 loop beside it must keep 90% of the CPU it gets alone, and the player's own CPU
 /// time must show the moves (at least half the window: it moves back to back). While the
 /// Monte Carlo work items run in kernel workers at nice 0, `nice` means nothing to them,
 /// they take the loop's CPU, and the player shows about 5% (it only sleeps).
+///
+/// The verdict is on the loop's CPU share as the guest's scheduler accounts it (its CPU time
+/// over the wall time): its rate of loops is printed too, but under TCG the host's own load
+/// on the two vCPU threads moves the rate by several points from run to run (88-95% in
+/// four runs of the fixed module), which the guest's accounting does not see.
 fn nice_player(_: u32) -> Outcome {
     let alone = spin_child()?;
     let moves = shared_counter()?;
@@ -339,8 +366,19 @@ fn nice_player(_: u32) -> Outcome {
             .unwrap_or(100)
             .max(1);
         let cpu_ms = (ticks1 - ticks0) * 1000 / hz;
-        let ratio = beside * 100 / alone.max(1);
-        println!("# a nice-0 loop: {alone} loops/s alone, {beside} beside a nice-19 kxo player: {ratio}%");
+        let ((alone, alone_share), (beside, beside_share)) = (alone, beside);
+        let rate = beside * 100 / alone.max(1);
+        let ratio = beside_share * 100 / alone_share.max(1);
+        println!(
+            "# a nice-0 loop: {alone} loops/s alone, {beside} beside a nice-19 kxo player: {rate}%"
+        );
+        println!(
+            "# its CPU share: {}.{}% alone, {}.{}% beside the player: {ratio}% of it kept",
+            alone_share / 10,
+            alone_share % 10,
+            beside_share / 10,
+            beside_share % 10
+        );
         println!(
             "# the player: {cpu_ms} ms of CPU in a {} ms window ({}%), {} moves in it, {moves1} in all",
             ms(window),
@@ -348,7 +386,7 @@ fn nice_player(_: u32) -> Outcome {
             moves1 - moves0
         );
         ensure!(moves1 > 0, "the player completed no move");
-        ensure!(ratio >= 90, "the nice-0 loop kept only {ratio}% of its rate beside a nice-19 kxo player ({alone} -> {beside} loops/s): the moves do not run at the player's priority");
+        ensure!(ratio >= 90, "the nice-0 loop kept only {ratio}% of its CPU beside a nice-19 kxo player ({alone} -> {beside} loops/s): the moves do not run at the player's priority");
         ensure!(
             cpu_ms * 2 >= ms(window),
             "the player was charged {cpu_ms} ms of CPU in {} ms of back-to-back moves: its moves run in other tasks",
