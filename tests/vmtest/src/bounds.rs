@@ -649,7 +649,7 @@ fn parked_watchers(_: u32) -> Outcome {
     let mut files: Vec<File> = Vec::with_capacity(PARKED);
     let outcome = (|| -> Outcome {
         std::thread::sleep(Duration::from_secs(1)); // the snapshot, the games running
-        let base = phase(&stats, Duration::from_secs(5), "1 watcher (the reader)")?;
+        let base = phase(&stats, Duration::from_secs(10), "1 watcher (the reader)")?;
         let t0 = Instant::now();
         park(ep.as_raw_fd(), &mut files, 1_000)?;
         println!(
@@ -662,7 +662,7 @@ fn parked_watchers(_: u32) -> Outcome {
         park(ep.as_raw_fd(), &mut files, PARKED)?;
         println!("# 2,800 more opened and added in {} ms", ms(t0.elapsed()));
         std::thread::sleep(Duration::from_secs(1));
-        let full = phase(&stats, Duration::from_secs(5), "3,800 parked")?;
+        let full = phase(&stats, Duration::from_secs(10), "3,800 parked")?;
         let added = full.busy_permille.saturating_sub(base.busy_permille);
         println!(
             "# 3,800 parked watchers: the machine's busy share grew by {} points",
