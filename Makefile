@@ -79,7 +79,7 @@ endif
 KGAMES_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kgames
 CARGO_CACHE := $(KGAMES_CACHE)/cargo
 GUEST_BINS := play xo-user kxo-cat reversi-client othello-link othello-match kgames-uci \
-	kgames-vmtest round-trip reversi-ffo-vm play-tmux-test xo-user-tmux-test
+	kgames-vmtest round-trip play-tmux-test xo-user-tmux-test
 tools:
 	CARGO_TARGET_DIR=$(CARGO_CACHE) cargo build --profile tools -q $(addprefix --bin ,$(GUEST_BINS))
 	@mkdir -p target/release
@@ -115,15 +115,18 @@ check-debug:
 check-features:
 	bash scripts/check.sh features
 
+# The lab's benches, matches and trainers (lab/README.md): they build in lab/, a workspace of
+# its own; the product never depends on it.
+LAB := cargo run --manifest-path lab/Cargo.toml --release -q
 bench:
-	bash scripts/reversi-bench.sh
-	cargo run --release -q -p kgames-chess --example chess_perft_bench
-	cargo run --release -q -p kgames-chess --bin chess_bench
-	bash scripts/chess-nnue-bench.sh
+	bash lab/scripts/reversi-bench.sh
+	$(LAB) -p chess-lab --bin chess_perft_bench
+	$(LAB) -p chess-lab --bin chess_bench
+	bash lab/scripts/chess-nnue-bench.sh
 
 # FFO #40 and #41 through /dev/reversi in the VM and in-process on the host (same node budget).
 bench-vm: vm-ready
-	bash scripts/reversi-vm-bench.sh
+	bash lab/scripts/reversi-vm-bench.sh
 
 # 64 processes over 4 uids for 5 minutes on all devices (tests/vmtest/src/stress64.rs).
 stress: vm-ready
@@ -136,10 +139,10 @@ fuzz:
 
 # Self-play data and training from nothing (about 6 minutes); fails unless byte-identical.
 reversi-weights:
-	bash scripts/reversi-weights.sh
+	bash lab/scripts/reversi-weights.sh
 
 chess-net:
-	bash scripts/chess-net.sh
+	bash lab/scripts/chess-net.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) LLVM=$(LLVM) clean

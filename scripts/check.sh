@@ -71,31 +71,44 @@ idem() {
 host() {
     phase "host: lint, docs, cargo test, smoke runs"
     export CARGO_TARGET_DIR=$KGAMES_CACHE/cargo
-    local m=$KGAMES_CACHE/host-tree rc p f
+    local m=$KGAMES_CACHE/host-tree
     mkdir -p "$m"
     exec 8>"$m.lock"; flock 8
     run "host: the kernel-log detector tells injected faults from reports (scripts/detect.py --self-test)" python3 scripts/detect.py --self-test
-    run "docs: the checker catches a broken link, a missing target, an outside citation" python3 scripts/docs-check.py --self-test
-    run "docs: links resolve, named make targets exist, nothing cites a path outside the repository" python3 scripts/docs-check.py
+    run "docs: the checker catches a broken link, a missing target, an outside citation, a file missing from the map" python3 scripts/docs-check.py --self-test
+    run "docs: links resolve, named make targets exist, nothing cites a path outside the repository, the map lists every Rust file" python3 scripts/docs-check.py
     run "host: the workspace mirrored for cargo, by content (rsync --checksum)" \
         rsync -rlpD --checksum --delete --delete-excluded --filter=':- .gitignore' --exclude=/.git ./ "$m/"
     run "host: cargo fmt --check" in_tree "$m" cargo fmt --all -- --check
     run "host: cargo clippy -D warnings" in_tree "$m" cargo clippy --workspace --all-targets -q -- -D warnings
     run "host: cargo doc --workspace --no-deps, no warning" in_tree "$m" env RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps -q
-    step "host: cargo test"
-    in_tree "$m" cargo test --workspace -q > out/cargo-test.log 2>&1; rc=$?
-    cat out/cargo-test.log >> "$log"
-    p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$4} END {print s+0}')
-    f=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' out/cargo-test.log | awk '{s+=$6} END {print s+0}')
-    passed=$((passed + p)); failed=$((failed + f))
-    echo "host: cargo test: $p passed, $f failed ($(took))"
-    if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "host: cargo test (did not build or crashed)"; tail -n 30 out/cargo-test.log; fi
+    cargo_tests host "$m" out/cargo-test.log
+    # The lab (lab/README.md): a workspace of its own, built beside the product's in the cache.
+    # It builds, its tests pass (the ladder's against the product's kgames-uci, just built by
+    # the tests above), and its pipelines run in small.
+    local lab=$KGAMES_CACHE/cargo-lab
+    run "lab: cargo fmt --check" in_tree "$m/lab" cargo fmt --all -- --check
+    run "lab: cargo clippy -D warnings" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" cargo clippy --workspace --all-targets -q -- -D warnings
+    KGAMES_UCI=$CARGO_TARGET_DIR/debug/kgames-uci CARGO_TARGET_DIR=$lab \
+        cargo_tests lab "$m/lab" out/cargo-test-lab.log
     # The reversi match tool's smoke run: 4 games at 2000 nodes per move (seconds).
-    run "host: reversi match smoke run" in_tree "$m" cargo run -q --profile test -p kgames-reversi --bin reversi_match -- 4 N2000
+    run "lab: reversi match smoke run" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" cargo run -q --profile test -p reversi-lab --bin reversi_match -- 4 N2000
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
-    run "host: chess network smoke run (make chess-net in small: data, training, a move)" bash scripts/chess-net.sh --smoke
+    run "lab: chess network smoke run (make chess-net in small: data, training, a move)" bash lab/scripts/chess-net.sh --smoke
     exec 8>&-
     unset CARGO_TARGET_DIR
+}
+# cargo_tests NAME DIR LOG: `cargo test --workspace` in DIR, each test counted.
+cargo_tests() {
+    local name=$1 dir=$2 out=$3 rc p f
+    step "$name: cargo test"
+    in_tree "$dir" cargo test --workspace -q > "$out" 2>&1; rc=$?
+    cat "$out" >> "$log"
+    p=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' "$out" | awk '{s+=$4} END {print s+0}')
+    f=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' "$out" | awk '{s+=$6} END {print s+0}')
+    passed=$((passed + p)); failed=$((failed + f))
+    echo "$name: cargo test: $p passed, $f failed ($(took))"
+    if [ $rc != 0 ] && [ "$f" = 0 ]; then fail "$name: cargo test (did not build or crashed)"; tail -n 30 "$out"; fi
 }
 # in_tree DIR CMD...: CMD in DIR.
 in_tree() { (cd "$1" && shift && "$@"); }

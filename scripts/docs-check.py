@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The documentation's own checks (run by `make check`; exit 1 and one line per problem).
 
-1. Every relative link in README.md and docs/ resolves to a file in the repository, and a
-   link's #anchor names a heading of that file (GitHub's anchor rules).
+1. Every relative link in README.md, docs/ and lab/ (the lab's pages) resolves to a file in
+   the repository, and a link's #anchor names a heading of that file (GitHub's anchor rules).
 2. Every `make <target>` the docs name is a target of the Makefile.
 3. No file of the repository cites a path outside it (../shared, PROTOCOL.md).
+4. docs/architecture.md's map lists every Rust file of src/, user/, tests/ and lab/ once,
+   and every file it lists exists.
 
     python3 scripts/docs-check.py [ROOT]      check ROOT (default: this repository)
     python3 scripts/docs-check.py --self-test prove each check fails on a planted fault
@@ -52,10 +54,12 @@ def make_targets(root):
 
 
 def docs_of(root):
-    """README.md and every Markdown file below docs/."""
+    """README.md and every Markdown file below docs/ and lab/ (not in their build folders)."""
     docs = [os.path.join(root, "README.md")]
-    for d, _, fs in os.walk(os.path.join(root, "docs")):
-        docs += [os.path.join(d, f) for f in sorted(fs) if f.endswith(".md")]
+    for top in ("docs", "lab"):
+        for d, dirs, fs in os.walk(os.path.join(root, top)):
+            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS)
+            docs += [os.path.join(d, f) for f in sorted(fs) if f.endswith(".md")]
     return docs
 
 
@@ -110,17 +114,60 @@ def citation_problems(root):
     return problems
 
 
+MAP_TOPS = ("src", "user", "tests", "lab")
+
+
+def map_problems(root):
+    """Check 4: the map of docs/architecture.md (its `## Map` section's text block: a folder
+    per line ending in `/`, then its files indented, one a line) against the tree."""
+    doc = os.path.join(root, "docs", "architecture.md")
+    if not os.path.exists(doc):
+        return []
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"^## Map\n.*?^```text\n(.*?)^```", text, flags=re.S | re.M)
+    if not m:
+        return ["docs/architecture.md: no map (a ```text block under ## Map)"]
+    listed, folder, problems = set(), None, []
+    for line in m.group(1).splitlines():
+        if line and not line.startswith(" "):
+            folder = line.strip().rstrip("/")
+        elif line.strip() and folder:
+            name = line.split()[0]
+            listed.add(f"{folder}/{name}")
+    on_disk = set()
+    for top in MAP_TOPS:
+        for d, dirs, fs in os.walk(os.path.join(root, top)):
+            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS)
+            on_disk |= {os.path.relpath(os.path.join(d, x), root) for x in fs if x.endswith(".rs")}
+    problems += [f"docs/architecture.md: the map lacks {f}" for f in sorted(on_disk - listed)]
+    problems += [f"docs/architecture.md: the map lists {f}, which does not exist" for f in sorted(listed - on_disk)]
+    return problems
+
+
 def check(root):
     """Every problem of the tree at ROOT, one line each."""
-    return link_problems(root) + citation_problems(root)
+    return link_problems(root) + citation_problems(root) + map_problems(root)
 
 
 def self_test():
     """A clean tree passes; each planted fault fails it."""
     with tempfile.TemporaryDirectory() as t:
         os.makedirs(os.path.join(t, "docs"))
+        os.makedirs(os.path.join(t, "src"))
+        os.makedirs(os.path.join(t, "lab", "target"))
         readme = "# Top\n\n## A section\n\nSee [a](docs/a.md#one) and `make check`.\n"
-        files = {"Makefile": "all:\n\ncheck:\n", "README.md": readme, "docs/a.md": "# One\n"}
+        lab = "# Lab\n\nSee [the top](../README.md#a-section).\n"
+        files = {
+            "Makefile": "all:\n\ncheck:\n",
+            "README.md": readme,
+            "docs/a.md": "# One\n",
+            "lab/README.md": lab,
+            # A build folder's pages are not the documentation's.
+            "lab/target/x.md": "[gone](nowhere.md)\n",
+            "docs/architecture.md": "# A\n\n## Map\n\n```text\nsrc/\n  a.rs   one\n```\n",
+            "src/a.rs": "//! one\n",
+        }
         for name, text in files.items():
             with open(os.path.join(t, name), "w", encoding="utf-8") as f:
                 f.write(text)
@@ -135,6 +182,26 @@ def self_test():
                 return 1
         with open(os.path.join(t, "README.md"), "w", encoding="utf-8") as f:
             f.write(readme)
+        for fault in ["see [b](b.md)", "see [top](../README.md#none)", "run `make bench`"]:
+            with open(os.path.join(t, "lab", "README.md"), "w", encoding="utf-8") as f:
+                f.write(lab + fault + "\n")
+            if not check(t):
+                print(f"self-test: not caught in lab/: {fault}")
+                return 1
+        with open(os.path.join(t, "lab", "README.md"), "w", encoding="utf-8") as f:
+            f.write(lab)
+        with open(os.path.join(t, "src", "b.rs"), "w", encoding="utf-8") as f:
+            f.write("//! two\n")
+        if not check(t):
+            print("self-test: a file missing from the map was not caught")
+            return 1
+        os.remove(os.path.join(t, "src", "b.rs"))
+        os.remove(os.path.join(t, "src", "a.rs"))
+        if not check(t):
+            print("self-test: a map line naming no file was not caught")
+            return 1
+        with open(os.path.join(t, "src", "a.rs"), "w", encoding="utf-8") as f:
+            f.write("//! one\n")
         with open(os.path.join(t, "x.rs"), "w", encoding="utf-8") as f:
             f.write("// see ../shared/X.md\n")
         if not check(t):

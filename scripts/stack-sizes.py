@@ -35,7 +35,7 @@ max_solve = const("src/reversi/search.rs", "MAX_SOLVE_EMPTIES")
 small = const("src/reversi/endgame.rs", "SMALL_EMPTIES")
 max_ply = const("src/chess/search.rs", "MAX_PLY")
 
-GAMEFILE = r"^<kernel::miscdevice::MiscdeviceVTable<kgames_main::kmod::game_device::GameFile<kgames_main::session::{}>>>::write_iter$"
+GAMEFILE = r"^<kernel::miscdevice::MiscdeviceVTable<kgames_main::kmod::game::file::GameFile<kgames_main::session::{}>>>::write_iter$"
 chains = {
     f"reversi midgame ({max_depth} plies, MAX_DEPTH)": [
         (GAMEFILE.format(r"reversi_game::Reversi"), 1),

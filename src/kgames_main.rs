@@ -2,35 +2,36 @@
 
 //! kgames: classic board games served by the kernel.
 //!
-//! Registers `/dev/reversi`, `/dev/chess` and `/dev/kxo`. The engines and the protocol/session
-//! layer are `core`-only code shared with host crates (`src/<name>/`); the device glue lives
-//! in `src/kmod/`, the test code the module carries (KUnit suites, deliberate reports) in
-//! `src/ktest/`.
+//! Registers `/dev/reversi`, `/dev/chess` and `/dev/kxo`. The engines, the protocol/session
+//! layer and the module parameters' policy (`src/params/`) are `core`-only code shared with
+//! host crates (`src/<name>/`); the device glue lives in `src/kmod/`, the test code the module
+//! carries (KUnit suites, deliberate reports) in `src/ktest/`.
 
 use kernel::prelude::*;
 
+// The shared folders are written as crates: their `pub` items are the API of the host crates
+// (`src/<name>/lib.rs`), and this crate exports the same engine tree (`pub mod`), so `pub`
+// means the same in both builds and everything else is `pub(crate)` or private. Code only the
+// tools and tests use is not compiled here: each folder leaves it out with `not(MODULE)`
+// (docs/architecture.md, "One set of files, two builds").
 #[path = "chess/mod.rs"]
-#[allow(unreachable_pub)]
-mod chess;
+pub mod chess;
 #[path = "common/mod.rs"]
-#[allow(unreachable_pub)]
-mod common;
+pub mod common;
 #[path = "kmod/mod.rs"]
 mod kmod;
 #[path = "ktest/mod.rs"]
 mod ktest;
 #[path = "kxo/mod.rs"]
-#[allow(unreachable_pub)]
-mod kxo;
+pub mod kxo;
+#[path = "params/mod.rs"]
+pub mod params;
 #[path = "reversi/mod.rs"]
-#[allow(unreachable_pub)]
-mod reversi;
+pub mod reversi;
 #[path = "session/mod.rs"]
-#[allow(unreachable_pub)]
-mod session;
+pub mod session;
 #[path = "uapi/mod.rs"]
-#[allow(unreachable_pub)]
-mod uapi;
+pub mod uapi;
 
 module! {
     type: kmod::KGames,

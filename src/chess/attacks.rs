@@ -122,19 +122,19 @@ static BISHOP_PSEUDO: [u64; 64] = pseudo_table([NORTH_EAST, NORTH_WEST, SOUTH_WE
 
 /// The squares a knight on `sq` attacks.
 #[inline]
-pub fn knight_attacks(sq: Square) -> Bitboard {
+pub(crate) fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
 /// The squares a king on `sq` attacks.
 #[inline]
-pub fn king_attacks(sq: Square) -> Bitboard {
+pub(crate) fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])
 }
 
 /// The squares a pawn of `color` on `sq` attacks (captures onto).
 #[inline]
-pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+pub(crate) fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
@@ -156,7 +156,7 @@ fn ray_attacks(dir: usize, sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// The squares a bishop on `sq` attacks given the occupied squares.
 #[inline]
-pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     ray_attacks(NORTH_EAST, sq, occupied)
         | ray_attacks(NORTH_WEST, sq, occupied)
         | ray_attacks(SOUTH_WEST, sq, occupied)
@@ -165,7 +165,7 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// The squares a rook on `sq` attacks given the occupied squares.
 #[inline]
-pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     ray_attacks(NORTH, sq, occupied)
         | ray_attacks(EAST, sq, occupied)
         | ray_attacks(SOUTH, sq, occupied)
@@ -174,24 +174,24 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// The squares a rook on `sq` attacks on the empty board.
 #[inline]
-pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
+pub(crate) fn rook_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(ROOK_PSEUDO[sq.index()])
 }
 
 /// The squares a bishop on `sq` attacks on the empty board.
 #[inline]
-pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
+pub(crate) fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     Bitboard(BISHOP_PSEUDO[sq.index()])
 }
 
 /// The squares a queen on `sq` attacks given the occupied squares.
 #[inline]
-pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
 }
 
 /// The squares a piece of `role` and `color` on `sq` attacks given the occupied squares.
-pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
+pub(crate) fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => pawn_attacks(color, sq),
         Role::Knight => knight_attacks(sq),
@@ -225,7 +225,7 @@ fn direction(a: Square, b: Square) -> Option<usize> {
 
 /// The squares strictly between `a` and `b` if they are aligned, else empty.
 #[inline]
-pub fn between(a: Square, b: Square) -> Bitboard {
+pub(crate) fn between(a: Square, b: Square) -> Bitboard {
     match direction(a, b) {
         Some(d) => Bitboard(RAYS[d & 7][a.index()] & RAYS[(d ^ 4) & 7][b.index()]),
         None => Bitboard::EMPTY,
@@ -235,7 +235,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 /// The whole line (rank, file or diagonal, edge to edge) through `a` and `b` if they are
 /// aligned, else empty.
 #[inline]
-pub fn line(a: Square, b: Square) -> Bitboard {
+pub(crate) fn line(a: Square, b: Square) -> Bitboard {
     match direction(a, b) {
         Some(d) => Bitboard(RAYS[d & 7][a.index()] | RAYS[(d ^ 4) & 7][a.index()]).with(a),
         None => Bitboard::EMPTY,

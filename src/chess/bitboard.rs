@@ -11,7 +11,6 @@ impl Bitboard {
     /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 64 squares.
-    #[cfg(not(MODULE))]
     pub const FULL: Bitboard = Bitboard(!0);
     /// The light squares (h1 is light).
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
@@ -38,7 +37,6 @@ impl Bitboard {
 
     /// All squares of file `file` (masked to 0..8).
     #[inline]
-    #[cfg(not(MODULE))]
     pub const fn file(file: u32) -> Bitboard {
         Bitboard(Self::FILE_A.0 << (file & 7))
     }
@@ -85,7 +83,6 @@ impl Bitboard {
 
     /// The highest square, if any.
     #[inline]
-    #[cfg(not(MODULE))]
     pub const fn last(self) -> Option<Square> {
         if self.0 == 0 {
             None
@@ -96,7 +93,6 @@ impl Bitboard {
 
     /// The only square of a one-square set, else `None`.
     #[inline]
-    #[cfg(not(MODULE))]
     pub const fn single_square(self) -> Option<Square> {
         if self.more_than_one() {
             None
@@ -113,7 +109,6 @@ impl Bitboard {
 
     /// Removes `sq`.
     #[inline]
-    #[cfg(not(MODULE))]
     pub fn discard(&mut self, sq: Square) {
         self.0 &= !(1 << sq.index());
     }
@@ -138,7 +133,6 @@ impl Bitboard {
 
     /// Every square moved one rank towards the 8th (`up`) or the 1st rank.
     #[inline]
-    #[cfg(not(MODULE))]
     pub const fn shift_rank(self, up: bool) -> Bitboard {
         if up {
             Bitboard(self.0 << 8)

@@ -342,7 +342,6 @@ fn pawns_of(pos: &Position) -> [Bitboard; 2] {
 
 /// Walks every term of `pos` for both colours into `t` and returns the game phase
 /// (0..=[`PHASE_MAX`], 24 with every piece on the board).
-#[cfg(not(MODULE))]
 pub fn evaluate_terms(pos: &Position, t: &mut impl Terms) -> i32 {
     let pawns = pawns_of(pos);
     let phase = base_terms(pos, pawns, t);
@@ -359,13 +358,9 @@ pub fn is_bare(pos: &Position, color: Color) -> bool {
 /// most, for [`evaluate_bounded`].
 pub const LAZY_MARGIN: i32 = 250;
 
-/// The evaluation of `pos` in centipawns for the side to move (bounded by about +-10000):
-/// the weighted terms, middle game and endgame blended by the game phase, plus the mop-up
-/// term.
+// The whole evaluation, for the tools and tests (host only; the search asks for a bounded one).
 #[cfg(not(MODULE))]
-pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_bounded(pos, -i32::MAX, i32::MAX)
-}
+pub use super::host::evaluate;
 
 /// [`evaluate`], except that when the cheap terms alone put the score [`LAZY_MARGIN`] or
 /// more outside `alpha..beta`, their score is returned without the terms needing attacks

@@ -50,7 +50,6 @@ impl fmt::Display for FenError {
 }
 
 /// The start position's FEN.
-#[cfg(not(MODULE))]
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn parse_board(field: &[u8], pos: &mut Position) -> Result<(), FenError> {

@@ -7,8 +7,6 @@
 //! of MATE, TIE, CHECK, OK that applies.
 
 use super::moves::Move;
-#[cfg(not(MODULE))]
-use super::moves::MoveList;
 use super::position::Position;
 use super::square::Color;
 use super::zobrist;
@@ -62,7 +60,6 @@ pub enum Status {
 
 impl Status {
     /// The reply word including its newline (`MATE\n`, `TIE\n`, `CHECK\n`, `OK\n`).
-    #[cfg(not(MODULE))]
     pub fn reply(self) -> &'static [u8] {
         match self {
             Status::Mate => b"MATE\n",
@@ -133,7 +130,6 @@ impl Game {
     }
 
     /// How the game ended, if it did.
-    #[cfg(not(MODULE))]
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -159,16 +155,6 @@ impl Game {
         match hist.last() {
             Some(&cur) => hist.iter().filter(|&&k| k == cur).count(),
             None => 0,
-        }
-    }
-
-    /// The legal moves of the side to move (none once the game is over).
-    #[cfg(not(MODULE))]
-    pub fn legal_moves(&self, list: &mut MoveList) {
-        if self.is_over() {
-            list.clear();
-        } else {
-            self.pos.legal_moves(list);
         }
     }
 

@@ -5,7 +5,7 @@ use super::moves::Move;
 use super::square::Color;
 
 /// The bound of a history value.
-pub const HISTORY_MAX: i32 = 16384;
+pub(crate) const HISTORY_MAX: i32 = 16384;
 /// The history value that lifts a quiet move by one ordering key.
 pub(crate) const HISTORY_STEP: i32 = 512;
 /// The largest bonus (or penalty) of one cut.

@@ -37,6 +37,9 @@
 //! mirrors the kernel crate's module tree (`crate::common`, `crate::chess`) so the shared
 //! sources resolve the same paths in both builds.
 #![no_std]
+// The kernel's `-Wunreachable_pub`, which the module build applies to these files too: `pub`
+// only for this crate's API (test code aside).
+#![cfg_attr(not(test), warn(unreachable_pub))]
 
 pub use kgames_common::common;
 

@@ -29,3 +29,7 @@ pub mod square;
 pub mod terms;
 pub mod weights;
 mod zobrist;
+
+/// Host only: a network's evaluation from scratch, a game's legal moves, the pinned pieces.
+#[cfg(not(MODULE))]
+mod host;

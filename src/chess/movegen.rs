@@ -58,24 +58,10 @@ impl Position {
         Iterator::any(&mut candidates, |from| self.ep_is_legal(king, from, ep))
     }
 
-    /// The pieces of the side to move that are pinned to their king.
-    #[cfg(not(MODULE))]
-    pub fn pinned(&self) -> Bitboard {
-        match self.king_of(self.turn()) {
-            Some(king) => self.pinned_to(king),
-            None => Bitboard::EMPTY,
-        }
-    }
-
-    #[cfg(not(MODULE))]
-    fn pinned_to(&self, king: Square) -> Bitboard {
-        self.checkers_and_pinned(king).1
-    }
-
     /// The enemy pieces giving check to the side to move's king on `king`, and the side to
     /// move's pieces pinned to it, in one pass over the enemy sliders on the king's lines
     /// (a slider with nothing between gives check; with exactly one piece of ours, pins it).
-    fn checkers_and_pinned(&self, king: Square) -> (Bitboard, Bitboard) {
+    pub(super) fn checkers_and_pinned(&self, king: Square) -> (Bitboard, Bitboard) {
         let us = self.turn();
         let them = us.other();
         let their = self.by_color(them);

@@ -295,13 +295,11 @@ impl<'n> Network<'n> {
     }
 
     /// The hidden size `H`.
-    #[cfg(not(MODULE))]
     pub fn hidden(&self) -> usize {
         self.hidden
     }
 
     /// The output activation.
-    #[cfg(not(MODULE))]
     pub fn activation(&self) -> Activation {
         self.activation
     }
@@ -512,15 +510,6 @@ impl<'n> Network<'n> {
         let cp = sum * i64::from(SCALE) / i64::from(QA * QB);
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
-
-    /// The score of `pos` for the side to move, from a fresh accumulator (slow: for tests
-    /// and tools; the search updates accumulators incrementally).
-    #[cfg(not(MODULE))]
-    pub fn evaluate_position(&self, pos: &Position) -> i32 {
-        let mut acc = Accumulator::EMPTY;
-        self.refresh(pos, &mut acc);
-        self.evaluate(&acc, pos.turn())
-    }
 }
 
 /// The hidden layer's sums of one position from both perspectives (white's, then black's);
@@ -538,7 +527,6 @@ impl Accumulator {
     };
 
     /// The sums of `perspective`.
-    #[cfg(not(MODULE))]
     pub fn sums(&self, perspective: Color) -> &[i16; MAX_HIDDEN] {
         match perspective {
             Color::White => &self.v[0],

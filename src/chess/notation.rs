@@ -161,11 +161,9 @@ impl ClassicMove {
     }
 }
 
-/// Parses and resolves a classic move in one step (format errors first).
+// The tools' one-step parser of a classic move (host only).
 #[cfg(not(MODULE))]
-pub fn parse_classic(pos: &Position, text: &[u8]) -> Result<Move, ParseError> {
-    ClassicMove::parse(text)?.resolve(pos)
-}
+pub use super::host::parse_classic;
 
 /// Writes `m`, a move of `color`, in the classic notation.
 pub fn write_classic(m: Move, color: Color, w: &mut BufWriter<'_>) -> fmt::Result {

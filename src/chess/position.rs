@@ -26,7 +26,6 @@ impl Castling {
     pub const ALL: Castling = Castling(15);
 
     /// The mask bits 0..16.
-    #[cfg(not(MODULE))]
     pub const fn bits(self) -> u8 {
         self.0
     }

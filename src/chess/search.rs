@@ -223,7 +223,6 @@ impl<'a> SearchContext<'a> {
     }
 
     /// Whether the network evaluates (see [`SearchContext::set_nnue`]).
-    #[cfg(not(MODULE))]
     pub fn uses_nnue(&self) -> bool {
         self.nnue.is_some()
     }
@@ -239,7 +238,6 @@ impl<'a> SearchContext<'a> {
 
     /// Stops iterative deepening after `depth` plies (1 and up; default and at most
     /// `MAX_PLY - 1`).
-    #[cfg(not(MODULE))]
     pub fn set_max_depth(&mut self, depth: u32) {
         self.max_depth = depth.max(1);
     }
@@ -252,7 +250,6 @@ impl<'a> SearchContext<'a> {
     /// Enables (the default) or disables the selective parts of the search: null-move
     /// pruning and late-move reductions. Without them the search is a plain full-width
     /// alpha-beta (slower, for comparison and testing).
-    #[cfg(not(MODULE))]
     pub fn set_pruning(&mut self, on: bool) {
         self.pruning = on;
     }

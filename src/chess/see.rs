@@ -23,7 +23,7 @@ fn value(role: Role) -> i32 {
 /// The swap algorithm on a bound (as in Stockfish's `see_ge`): each capture in turn asks
 /// whether the side making it can push the balance back across the threshold, so no list of
 /// gains is kept. Promotions, en passant and castling count as even.
-pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if m.promotion().is_some() || matches!(m.kind(), MoveKind::Castle | MoveKind::EnPassant) {
         return threshold <= 0;
     }

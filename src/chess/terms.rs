@@ -62,7 +62,6 @@ pub const KING_ATTACK_UNITS: [u32; 6] = [0, 2, 2, 3, 5, 0];
 
 /// The table's sections in order: a name and the first term (each runs to the next one's
 /// start, the last to [`TERMS`]); `chess-tune` writes the weights file by them.
-#[cfg(not(MODULE))]
 pub const SECTIONS: [(&str, usize); 25] = [
     (
         "material: pawn, knight, bishop, rook, queen, king",

@@ -1,5 +1,5 @@
 //! The evaluation's weights (middle game, endgame) in centipawns, in the layout of
-//! [`super::terms`]. Written by `chess-tune` (docs/tools/chess-tuning.md):
+//! [`super::terms`]. Written by `chess-tune` (lab/chess-tuning.md):
 //! regenerate rather than edit.
 //! Tuned from the weights before on 169130 positions (K = 1.0215, 2000 epochs at rate 1, weights
 //! of terms seen in fewer than 300 positions by phase kept; sections kept: none; l2 0.0001;

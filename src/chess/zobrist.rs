@@ -71,25 +71,25 @@ static KEYS: Keys = generate();
 
 /// The key of `piece` on `sq`.
 #[inline]
-pub fn piece(piece: Piece, sq: Square) -> u64 {
+pub(crate) fn piece(piece: Piece, sq: Square) -> u64 {
     // Piece::index() < 12 and Square::index() < 64 by their invariants.
     KEYS.pieces[piece.index() % 12][sq.index()]
 }
 
 /// The key of a castling-rights mask (masked to 0..16).
 #[inline]
-pub fn castling(mask: u8) -> u64 {
+pub(crate) fn castling(mask: u8) -> u64 {
     KEYS.castling[usize::from(mask & 15)]
 }
 
 /// The key of an en-passant square's file.
 #[inline]
-pub fn ep_file(sq: Square) -> u64 {
+pub(crate) fn ep_file(sq: Square) -> u64 {
     KEYS.ep_file[sq.file() as usize]
 }
 
 /// The key XORed in when black is to move.
-pub const SIDE: u64 = generate().side;
+pub(crate) const SIDE: u64 = generate().side;
 
 #[cfg(test)]
 mod tests {

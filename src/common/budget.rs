@@ -44,17 +44,6 @@ impl Budget {
     }
 }
 
-/// The argument of `05`: `1000` or `N5000` (for user space: the module never prints one).
-#[cfg(not(MODULE))]
-impl core::fmt::Display for Budget {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Budget::TimeMs(ms) => write!(f, "{ms}"),
-            Budget::Nodes(n) => write!(f, "N{n}"),
-        }
-    }
-}
-
 /// Parses 1..=`max_len` ASCII digits without a superfluous leading zero.
 pub fn parse_decimal(digits: &[u8], max_len: usize) -> Option<u64> {
     if digits.is_empty() || digits.len() > max_len || max_len > 19 {
@@ -95,16 +84,9 @@ impl Interrupt for NeverInterrupt {
     }
 }
 
-/// An interrupt that is always pending (tests: a search stopped by a signal at once).
+// The tests' fake clock and interrupt (host only).
 #[cfg(not(MODULE))]
-pub struct AlwaysInterrupt;
-
-#[cfg(not(MODULE))]
-impl Interrupt for AlwaysInterrupt {
-    fn pending(&mut self) -> bool {
-        true
-    }
-}
+pub use super::host::{AlwaysInterrupt, NodeClock};
 
 /// A clock that ends a search from outside: it reads `u64::MAX` (past every deadline) once
 /// `stop` is set or once the inner clock reaches `cap_ns`, so the meter ends the search as if
@@ -136,20 +118,6 @@ impl<C: Clock> Clock for StopClock<'_, C> {
         } else {
             now
         }
-    }
-}
-
-/// A fake clock for tests: `ns_per_node` nanoseconds elapse per searched node.
-#[cfg(not(MODULE))]
-pub struct NodeClock {
-    /// Simulated nanoseconds per node.
-    pub ns_per_node: u64,
-}
-
-#[cfg(not(MODULE))]
-impl Clock for NodeClock {
-    fn now_ns(&mut self, nodes: u64) -> u64 {
-        nodes.saturating_mul(self.ns_per_node)
     }
 }
 

@@ -32,6 +32,9 @@
 //! mirrors the kernel crate's module tree so the shared sources resolve `crate::common::...`
 //! the same way in both builds.
 #![no_std]
+// The kernel's `-Wunreachable_pub`, which the module build applies to these files too: `pub`
+// only for this crate's API (test code aside).
+#![cfg_attr(not(test), warn(unreachable_pub))]
 
 #[path = "mod.rs"]
 pub mod common;

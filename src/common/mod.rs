@@ -6,3 +6,7 @@
 pub mod budget;
 pub mod rng;
 pub mod text;
+
+/// Host only: the tests' fake clock and interrupt.
+#[cfg(not(MODULE))]
+mod host;

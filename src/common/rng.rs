@@ -1,14 +1,23 @@
 //! A small deterministic PRNG (SplitMix64 seeding xoshiro256**-style output is overkill here:
 //! plain SplitMix64 passes BigCrush and needs one word of state).
 
-/// One SplitMix64 step, usable in `const` code (tables built at compile time): the state
-/// advanced by the golden-ratio increment, and the output mixed from it.
-pub const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
+/// SplitMix64's increment, 2^64 divided by the golden ratio (odd): the state advances by it at
+/// each step, and multiplying by it spreads a counter over all 64 bits (Fibonacci hashing).
+pub const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's finaliser (Stafford's mix 13): a 64-bit value each of whose bits depends on
+/// every bit of `z`. A bijection, so distinct inputs give distinct outputs.
+pub const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
+    z ^ (z >> 31)
+}
+
+/// One SplitMix64 step, usable in `const` code (tables built at compile time): the state
+/// advanced by [`GOLDEN_GAMMA`], and the output [`mix`]ed from it.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(GOLDEN_GAMMA);
+    (state, mix(state))
 }
 
 /// SplitMix64: deterministic for a given seed, `Copy` so a game can snapshot it.

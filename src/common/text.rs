@@ -34,13 +34,11 @@ impl<'a> BufWriter<'a> {
     }
 
     /// True when nothing has been written.
-    #[cfg(not(MODULE))]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The written bytes.
-    #[cfg(not(MODULE))]
     pub fn as_bytes(&self) -> &[u8] {
         self.buf.get(..self.len).unwrap_or(&[])
     }

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The device glue: a thin kernel shell around the `core`-only session layer, one job per
-//! file. This file is the module itself ([`KGames`]: load and unload order); [`params`]
-//! checks the module parameters, [`devices`] binds each game to its device and table.
+//! The device glue: a thin kernel shell around the `core`-only session layer and engines, one
+//! job per file. This file is the module itself ([`KGames`]: load and unload order, the lock
+//! order below); [`params`] reads and checks the module parameters ([`string_param`] declares
+//! the one string parameter), [`compat`] holds every difference between the supported
+//! kernels, [`pollable`] registers the devices with their `poll`, and [`clock`] gives the
+//! engines a monotonic clock and the signal check.
 //!
-//! [`game_device`] serves every device that plugs a [`Game`](crate::session::game::Game) into
-//! the session layer (reversi, chess, the kxo human game), with [`device_game`],
-//! [`game_table`], [`search_pool`] and [`line_io`]; [`kxo`] is `/dev/kxo`'s file operations,
-//! [`kxo_hub`] what its machine, watchers and players share ([`kxo_records`],
-//! [`kxo_loads`], [`kxo_td`], and the session layer's control flags), [`kxo_runtime`] its
-//! timer-driven AI-vs-AI games, [`pollable`] the registration that gives `/dev/kxo` its `poll`. [`owned_queue`] is the
-//! module's workqueue wrapper; [`clock`] gives the engines a monotonic clock and the signal
-//! check.
+//! [`game`] serves every device that plugs a [`Game`](crate::session::game::Game) into the
+//! session layer: `/dev/reversi`, `/dev/chess` and the player files of `/dev/kxo`. [`kxo`] is
+//! the rest of `/dev/kxo`: its files and ioctls, and its AI-vs-AI machine.
 //!
 //! # Lock order
 //!
@@ -27,29 +25,19 @@
 
 pub(crate) mod clock;
 pub(crate) mod compat;
-pub(crate) mod device_game;
-pub(crate) mod devices;
-pub(crate) mod game_device;
-pub(crate) mod game_table;
+pub(crate) mod game;
 pub(crate) mod kxo;
-pub(crate) mod kxo_hub;
-pub(crate) mod kxo_loads;
-pub(crate) mod kxo_records;
-pub(crate) mod kxo_runtime;
-pub(crate) mod kxo_td;
-pub(crate) mod line_io;
-pub(crate) mod owned_queue;
 pub(crate) mod params;
 pub(crate) mod pollable;
-pub(crate) mod search_pool;
 pub(crate) mod string_param;
 
 use kernel::{miscdevice::MiscDeviceOptions, prelude::*};
 
 use crate::module_parameters as module_params;
 use crate::session::{chess_game::Chess, nxn_game::Nxn, reversi_game::Reversi};
-use device_game::DeviceGame;
-use game_device::GameFile;
+use game::binding::DeviceGame;
+use game::file::GameFile;
+use kxo::{file::KxoFile, runtime::KxoRuntime};
 
 /// Frees the device tables and forgets the kxo hub when dropped: the last field of
 /// [`KGames`] (dropped after the devices are deregistered and the kxo machine has stopped),
@@ -61,7 +49,7 @@ impl Drop for Tables {
         Reversi::clear_table();
         Chess::clear_table();
         Nxn::clear_table();
-        *kxo::KXO_HUB.lock() = None;
+        *kxo::file::KXO_HUB.lock() = None;
     }
 }
 
@@ -75,9 +63,9 @@ pub(crate) struct KGames {
     #[pin]
     chess: pollable::PollableRegistration<GameFile<Chess>>,
     #[pin]
-    kxo: pollable::PollableRegistration<kxo::KxoFile>,
+    kxo: pollable::PollableRegistration<KxoFile>,
     /// The kxo games; dropped after the devices are deregistered.
-    kxo_runtime: kxo_runtime::KxoRuntime,
+    kxo_runtime: KxoRuntime,
     /// Frees the tables last.
     tables: Tables,
 }
@@ -85,7 +73,9 @@ pub(crate) struct KGames {
 impl kernel::InPlaceModule for KGames {
     fn init(_module: &'static ThisModule) -> impl PinInit<Self, Error> {
         // SAFETY: called once, at load, before the devices using the locks are registered.
-        unsafe { devices::init_locks() };
+        unsafe { game::device_tables::init_locks() };
+        // SAFETY: as above: once, at load, before `/dev/kxo` is registered.
+        unsafe { kxo::file::KXO_HUB.init() };
         // Every parameter is checked before anything is allocated.
         // Test only: one deliberate report first, so the runner's detector is proven to
         // catch it.
@@ -97,9 +87,9 @@ impl kernel::InPlaceModule for KGames {
             Reversi::setup_table(plan.tables, ())?;
             Chess::setup_table(plan.tables, plan.chess)?;
             Nxn::setup_table(plan.tables, plan.nxn)?;
-            let rt = kxo_runtime::KxoRuntime::start(plan.kxo)?;
+            let rt = KxoRuntime::start(plan.kxo)?;
             let fail_init = plan.fail_init;
-            *kxo::KXO_HUB.lock() = Some(rt.hub());
+            *kxo::file::KXO_HUB.lock() = Some(rt.hub());
             if fail_init {
                 // Test only: everything is allocated; the guards must free it all.
                 return Err(ENOMEM);

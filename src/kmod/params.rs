@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Reads the module parameters once, at load, and checks them with the session layer's one
-//! policy ([`Plan::check`]: a value out of range fails the load with `EINVAL`, logged with the
-//! parameter's name and range; docs/module-parameters.md).
+//! Reads the module parameters once, at load, and checks them with their one policy
+//! ([`Plan::check`] of `src/params`: a value out of range fails the load with `EINVAL`,
+//! logged with the parameter's name and range; docs/module-parameters.md).
 
 use kernel::prelude::*;
 
 use super::{compat::param, string_param};
 use crate::module_parameters as p;
-use crate::session::parameters::{Parameters, Plan};
+use crate::params::{Parameters, Plan};
 
 /// Reads and checks every parameter.
 pub(crate) fn plan() -> Result<Plan> {

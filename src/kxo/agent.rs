@@ -17,17 +17,14 @@ pub trait Agent {
     fn choose(&mut self, board: &Board4, side: Side, meter: &mut Meter<'_>) -> Option<u8>;
 
     /// Which algorithm this is.
-    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind;
 
     /// The algorithm's short name.
-    #[cfg(not(MODULE))]
     fn name(&self) -> &'static str {
         self.kind().name()
     }
 
     /// The algorithm's wire id.
-    #[cfg(not(MODULE))]
     fn id(&self) -> u8 {
         self.kind().id()
     }
@@ -73,7 +70,6 @@ impl Agent for RandomAgent {
         nth_cell(moves, self.rng.below(moves.count_ones()))
     }
 
-    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::Random
     }

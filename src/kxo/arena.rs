@@ -206,7 +206,7 @@ mod tests {
     use super::*;
     use crate::common::budget::{NeverInterrupt, NodeClock};
     use crate::kxo::mcts::nodes_for;
-    use crate::kxo::record::is_successor;
+    use crate::kxo::record::{is_successor, RecordCheck};
     use crate::kxo::td::entries_for_kb;
     use crate::uapi::pairing::RANDOM;
     extern crate std;

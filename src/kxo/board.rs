@@ -58,7 +58,6 @@ impl Side {
     }
 
     /// The 2-bit cell code of this side in the packed form (`01` O, `10` X).
-    #[cfg(not(MODULE))]
     pub const fn code(self) -> u32 {
         match self {
             Side::O => 0b01,
@@ -240,31 +239,6 @@ impl Board4 {
     /// The empty cells (whether or not the game is over).
     pub const fn empty(&self) -> u16 {
         !self.occupied()
-    }
-
-    /// Stones on the board.
-    #[cfg(not(MODULE))]
-    pub const fn stones(&self) -> u8 {
-        self.occupied().count_ones() as u8
-    }
-
-    /// What holds `cell` (`None` if it is empty or `cell` is off the board).
-    #[cfg(not(MODULE))]
-    pub const fn at(&self, cell: u8) -> Option<Side> {
-        if cell >= CELLS {
-            return None;
-        }
-        owner(self.o as u64, self.x as u64, 1 << cell)
-    }
-
-    /// The side whose turn it is by the stone counts: O when both have as many stones, else X.
-    #[cfg(not(MODULE))]
-    pub const fn side_to_move(&self) -> Side {
-        if self.o.count_ones() <= self.x.count_ones() {
-            Side::O
-        } else {
-            Side::X
-        }
     }
 
     /// The cells a move may go to: the empty cells while nobody has a line, else none.

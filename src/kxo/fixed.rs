@@ -1,14 +1,14 @@
 //! Fixed-point arithmetic for the agents (no floating point in the kernel): Q16.16 values,
 //! `ln` by the binary logarithm's repeated squaring, and `sqrt` by the integer square root.
 //!
-//! Error bounds (tested against `f64` on the host): [`ln_q16`] is within 1 unit (1 / 65536)
-//! of `ln x` for every `x` up to `u32::MAX`; [`sqrt_q16`] is the exact floor of the true
-//! square root of its Q16.16 argument (within 1 unit).
+//! Error bounds: [`ln_q16`] is within 1 unit (1 / 65536) of `ln x` for every `x` up to
+//! `u32::MAX` (tested against `f64` in the lab, lab/kxo/tests/fixed.rs); [`sqrt_q16`] is the
+//! exact floor of the true square root of its Q16.16 argument (tested here).
 
 /// 1.0 in Q16.16.
 pub const ONE: u32 = 1 << 16;
 /// `ln 2` in Q0.32 (0.6931471805... * 2^32, rounded).
-pub const LN2_Q32: u64 = 2_977_044_472;
+pub(crate) const LN2_Q32: u64 = 2_977_044_472;
 
 /// `log2 x` with 20 fraction bits: the integer part from the position of the top bit, the
 /// fraction bits by squaring the mantissa (each square doubles the logarithm; a square of 2
@@ -45,40 +45,10 @@ pub const fn sqrt_q16(v: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::float_arithmetic)]
     use super::*;
 
-    fn units(v: f64) -> f64 {
-        v * f64::from(ONE)
-    }
-
-    #[test]
-    fn ln_is_within_one_unit_of_f64() {
-        let mut worst = 0f64;
-        let mut x = 1u32;
-        while x < u32::MAX / 2 {
-            for d in [0, 1, 2, 3] {
-                let v = x + d;
-                let err = (f64::from(ln_q16(v)) - units(f64::from(v).ln())).abs();
-                worst = worst.max(err);
-                assert!(
-                    err <= 1.0,
-                    "ln {v}: {} vs {}",
-                    ln_q16(v),
-                    units(f64::from(v).ln())
-                );
-            }
-            x = x + x / 7 + 1;
-        }
-        for v in 1..=70_000u32 {
-            let err = (f64::from(ln_q16(v)) - units(f64::from(v).ln())).abs();
-            worst = worst.max(err);
-            assert!(err <= 1.0, "ln {v}");
-        }
-        assert_eq!(ln_q16(1), 0);
-        assert_eq!(ln_q16(0), 0);
-        assert!(worst > 0.0);
-    }
+    // The bound of `ln_q16` against `f64` is tested in the lab (lab/kxo/tests/fixed.rs): the
+    // product's tests use no floating point.
 
     #[test]
     fn sqrt_is_the_floor_of_the_root() {
@@ -86,14 +56,23 @@ mod tests {
             .step_by(9_973)
             .chain([u32::MAX, ONE, 4 * ONE, ONE / 4])
         {
-            let exact = (f64::from(v) / f64::from(ONE)).sqrt() * f64::from(ONE);
-            let got = f64::from(sqrt_q16(v));
-            assert!(
-                got <= exact + 1e-6 && exact - got < 1.0,
-                "sqrt {v}: {got} vs {exact}"
-            );
+            // floor(sqrt(v / 2^16) * 2^16) = floor(sqrt(v * 2^16)): r*r <= v*2^16 < (r+1)^2.
+            let (r, x) = (u64::from(sqrt_q16(v)), u64::from(v) << 16);
+            assert!(r * r <= x && x < (r + 1) * (r + 1), "sqrt {v}: {r}");
         }
         assert_eq!(sqrt_q16(4 * ONE), 2 * ONE);
         assert_eq!(sqrt_q16(ONE / 4), ONE / 2);
+    }
+
+    #[test]
+    fn ln_of_powers_of_two() {
+        assert_eq!(ln_q16(0), 0);
+        assert_eq!(ln_q16(1), 0);
+        // ln 2^k = k ln 2: 45426 is ln 2 in Q16.16 (0.693147 * 65536 = 45426.1).
+        for k in 1..32u32 {
+            let want = (u64::from(k) * LN2_Q32 + (1 << 15)) >> 16;
+            assert!(u64::from(ln_q16(1 << k)).abs_diff(want) <= 1, "ln 2^{k}");
+        }
+        assert_eq!(ln_q16(2), 45_426);
     }
 }

@@ -2,7 +2,8 @@
 //! AI-vs-AI games ([`board`]) and their agents ([`agent`]: [`negamax`], [`mcts`], [`td`]
 //! learning, flat [`montecarlo`] and random, in Q16.16 fixed point where they need
 //! fractions), the match logic that pairs them and plays one move per step ([`arena`]), the
-//! board logic of the records watchers read ([`record`]), plus the N x N game (N from 3 to 6) a person plays against the CPU on
+//! board logic of the records watchers read ([`record`]), what the device's AI-vs-AI machine
+//! keeps besides its games (the record ring, control flags, load averages: [`machine`]), plus the N x N game (N from 3 to 6) a person plays against the CPU on
 //! `/dev/kxo` ([`nxn`]). `core`-only, with no floating point and no allocation: compiled both
 //! into the kernel module and into this host crate.
 //!
@@ -11,7 +12,7 @@
 //! use kgames_kxo::board::{Board4, GameState, Side};
 //! use kgames_kxo::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 //! use kgames_kxo::negamax::{Negamax, TtEntry};
-//! use kgames_kxo::record::{is_successor, Record, RecordBoard};
+//! use kgames_kxo::record::{is_successor, Record, RecordBoard, RecordCheck};
 //!
 //! // O (who moves first) holds cells 0 and 1, X holds 4 and 5: O to move.
 //! let board = Board4::from_masks(0b11, 0b11_0000).unwrap();
@@ -37,6 +38,9 @@
 //! mirrors the kernel crate's module tree (`crate::common`, `crate::uapi`, `crate::kxo`) so the
 //! shared sources resolve the same paths in both builds.
 #![no_std]
+// The kernel's `-Wunreachable_pub`, which the module build applies to these files too: `pub`
+// only for this crate's API (test code aside).
+#![cfg_attr(not(test), warn(unreachable_pub))]
 
 pub use kgames_common::common;
 pub use kgames_uapi::uapi;

@@ -19,11 +19,8 @@
 use core::ops::DerefMut;
 
 use super::agent::Agent;
-#[cfg(not(MODULE))]
 use super::agent::AgentKind;
 use super::board::{Board4, Side, CELLS};
-#[cfg(not(MODULE))]
-use super::fixed::ONE;
 use super::fixed::{ln_q16, sqrt_q16};
 use super::playout::{playout, winning_cell, wins_at};
 use crate::common::budget::{Meter, SearchEnd};
@@ -32,7 +29,6 @@ use crate::common::rng::Rng;
 /// The exploration constant C = sqrt(2) in Q16.16.
 pub const EXPLORATION_Q16: u64 = 92_682;
 /// Iterations per move by default (the module parameter `kxo_mcts_iters`).
-#[cfg(not(MODULE))]
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 /// The most iterations per move (the pool for one slot stays under 2 MB).
 pub const MAX_ITERATIONS: u32 = 100_000;
@@ -43,13 +39,13 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     /// Playouts through this node.
-    visits: u32,
+    pub(super) visits: u32,
     /// 2 per win and 1 per draw of the side that moved into this node.
-    score: u32,
+    pub(super) score: u32,
     /// The first child, or `NONE`.
-    child: u32,
+    pub(super) child: u32,
     /// The next sibling, or `NONE`.
-    sibling: u32,
+    pub(super) sibling: u32,
     /// The moves from this position not expanded yet.
     untried: u16,
     /// The cell played to reach this node.
@@ -294,28 +290,14 @@ impl<S: DerefMut<Target = [Node]>> Agent for Mcts<S> {
         self.search(board, side, meter).map(|s| s.cell)
     }
 
-    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::Mcts
     }
 }
 
-/// The Q16.16 win rate of the root's most visited child, for tests and benches.
+// The tests' and benchmarks' measure of a search (host only).
 #[cfg(not(MODULE))]
-pub fn root_value(pool: &[Node]) -> Option<u32> {
-    let mut best: Option<(u32, u32)> = None;
-    let mut c = pool.first()?.child;
-    while let Some(n) = pool.get(c as usize) {
-        if best.is_none_or(|(v, _)| n.visits > v) {
-            best = Some((
-                n.visits,
-                ((u64::from(n.score) * u64::from(ONE)) / (2 * u64::from(n.visits.max(1)))) as u32,
-            ));
-        }
-        c = n.sibling;
-    }
-    best.map(|(_, q)| q)
-}
+pub use super::host::root_value;
 
 #[cfg(test)]
 mod tests {

@@ -11,14 +11,14 @@
 //! - [`td`]: the TD(0) learning agent (a bounded LRU value table).
 //! - [`montecarlo`]: the flat Monte Carlo agent on the 4 x 4 board.
 //! - [`arena`]: the AI-vs-AI match logic (pairing, restart, one move per step, records).
-//!
-//! What the device does with the records (the ring the watchers read, the agents' load
-//! averages) is the session layer's (`kgames_session::{record_ring, agent_loads}`).
+//! - [`machine`]: what the device's AI-vs-AI machine keeps besides its games: the record ring
+//!   the watchers read, the control flags and pairings, the agents' load averages.
 
 pub mod agent;
 pub mod arena;
 pub mod board;
-mod fixed;
+pub mod fixed;
+pub mod machine;
 pub mod mcts;
 pub mod montecarlo;
 pub mod negamax;
@@ -26,6 +26,10 @@ pub mod nxn;
 pub mod playout;
 pub mod record;
 pub mod td;
+
+/// Host only: the records' checks, MCTS's root value, TD's score against random play.
+#[cfg(not(MODULE))]
+mod host;
 
 #[cfg(test)]
 mod solver;

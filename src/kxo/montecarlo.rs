@@ -3,7 +3,6 @@
 //! and 1 per draw of the side to move; the best score plays, ties to the lowest cell.
 
 use super::agent::Agent;
-#[cfg(not(MODULE))]
 use super::agent::AgentKind;
 use super::board::{Board4, Side};
 use super::playout::{playout, wins_at};
@@ -11,7 +10,6 @@ use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::Rng;
 
 /// Playouts per cell by default (as the N x N player's `kxo_playouts`).
-#[cfg(not(MODULE))]
 pub const DEFAULT_PLAYOUTS: u32 = 30;
 
 /// The flat Monte Carlo agent.
@@ -70,7 +68,6 @@ impl Agent for MonteCarlo {
         Some(best.map_or(legal.trailing_zeros() as u8, |(_, c)| c))
     }
 
-    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::MonteCarlo
     }

@@ -17,7 +17,6 @@ use crate::common::budget::{Meter, SearchEnd};
 use crate::common::rng::splitmix64;
 
 use super::agent::Agent;
-#[cfg(not(MODULE))]
 use super::agent::AgentKind;
 use super::board::{Board4, Side, CELLS, LINES};
 
@@ -65,20 +64,17 @@ impl TtEntry {
     };
 }
 
-/// SplitMix64's output at compile time, for the Zobrist keys.
-const fn splitmix(state: u64) -> u64 {
-    splitmix64(state).1
-}
-
+/// The Zobrist keys: SplitMix64's outputs from the seed "kxo_zobr", after one step.
 const fn build_keys() -> [[u64; CELLS as usize]; 2] {
     let mut keys = [[0u64; CELLS as usize]; 2];
-    let mut state: u64 = 0x6B78_6F5F_7A6F_6272; // "kxo_zobr"
+    let mut state = splitmix64(0x6B78_6F5F_7A6F_6272).0; // "kxo_zobr"
     let mut s = 0;
     while s < 2 {
         let mut c = 0;
         while c < CELLS as usize {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            keys[s][c] = splitmix(state);
+            let (next, key) = splitmix64(state);
+            keys[s][c] = key;
+            state = next;
             c += 1;
         }
         s += 1;
@@ -89,7 +85,7 @@ const fn build_keys() -> [[u64; CELLS as usize]; 2] {
 /// Zobrist keys: `KEYS[side][cell]`.
 const KEYS: [[u64; CELLS as usize]; 2] = build_keys();
 /// Zobrist key of "X to move".
-const KEY_X_TO_MOVE: u64 = splitmix(0x5849_5f54_4f5f_4d4f);
+const KEY_X_TO_MOVE: u64 = splitmix64(0x5849_5f54_4f5f_4d4f).1;
 
 /// The Zobrist hash of `board` with `side` to move.
 pub fn zobrist(board: &Board4, side: Side) -> u64 {
@@ -498,7 +494,6 @@ impl<S: DerefMut<Target = [TtEntry]>> Agent for Negamax<S> {
         self.search(board, side, meter).map(|s| s.cell)
     }
 
-    #[cfg(not(MODULE))]
     fn kind(&self) -> AgentKind {
         AgentKind::Negamax
     }

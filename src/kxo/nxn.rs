@@ -69,17 +69,9 @@ const fn build_lines() -> [[u64; MAX_LINES]; MAX_N as usize + 1] {
 /// `LINES[n][..2n+2]`: the winning lines of the n x n board.
 const LINES: [[u64; MAX_LINES]; MAX_N as usize + 1] = build_lines();
 
-/// The length of the `01` grid of an n x n board: `(n + 1)` separator lines of `4n + 1` bytes
-/// and `n` rows of `4n + 2` bytes (157 for n = 4).
+// The length of the `01` grid (host only: the tools' buffers).
 #[cfg(not(MODULE))]
-pub const fn grid_len(n: u8) -> usize {
-    let n = n as usize;
-    (n + 1) * (4 * n + 1) + n * (4 * n + 2)
-}
-
-/// The largest grid (n = 6): a buffer this long always fits [`BoardN::write_grid`].
-#[cfg(not(MODULE))]
-pub const MAX_GRID_LEN: usize = grid_len(MAX_N);
+pub use super::host::{grid_len, MAX_GRID_LEN};
 
 /// An n x n board.
 ///
@@ -103,7 +95,6 @@ impl BoardN {
 
     /// A board from side masks; `None` if `n` is out of range, the masks overlap, or a mask has
     /// a bit beyond the n² tiles.
-    #[cfg(not(MODULE))]
     pub const fn from_masks(n: u8, o: u64, x: u64) -> Option<BoardN> {
         match BoardN::new(n) {
             Some(b) if o & x == 0 && (o | x) & !b.all() == 0 => Some(BoardN { n, o, x }),

@@ -1,11 +1,10 @@
 //! The board logic of a `/dev/kxo` [`Record`] (the layout itself is `crate::uapi::record`):
-//! decoding the board and state, playing a move onto a record, and checking that a record is
-//! a real game ([`RecordBoard::is_consistent`]) and that one follows another ([`is_successor`]).
+//! decoding the board and state and playing a move onto a record ([`RecordBoard`]); on the
+//! host, checking that a record a watcher read is a real game ([`RecordCheck::is_consistent`])
+//! and that one follows another ([`is_successor`]).
 
 pub use crate::uapi::record::Record;
 
-#[cfg(not(MODULE))]
-use super::agent::AgentKind;
 use super::board::{Board4, GameState, Side, CELLS};
 
 /// The board logic of a [`Record`].
@@ -20,11 +19,6 @@ pub trait RecordBoard: Sized {
     /// updated; every other field (ids, round, `seq`, `lost`, `flags`) copied. `None` if the
     /// move is illegal, the game is over, or the record does not decode.
     fn played(&self, cell: u8) -> Option<Self>;
-    /// True when the record describes a real game: known agent ids, at most 16 moves, no move
-    /// bits beyond `move_count`, and replaying `moves` from the empty board (O first) is legal
-    /// at every ply and gives exactly `board` and `state`.
-    #[cfg(not(MODULE))]
-    fn is_consistent(&self) -> bool;
 }
 
 impl RecordBoard for Record {
@@ -52,74 +46,18 @@ impl RecordBoard for Record {
         next.state = board.state().to_u8();
         Some(next)
     }
-
-    #[cfg(not(MODULE))]
-    fn is_consistent(&self) -> bool {
-        if AgentKind::from_id(self.o_agent).is_none()
-            || AgentKind::from_id(self.x_agent).is_none()
-            || self.move_count > CELLS
-        {
-            return false;
-        }
-        let used_bits = 4 * u32::from(self.move_count);
-        if used_bits < 64 && self.moves >> used_bits != 0 {
-            return false;
-        }
-        let mut board = Board4::EMPTY;
-        for ply in 0..self.move_count {
-            let Some(cell) = self.move_at(ply) else {
-                return false;
-            };
-            if !board.play(cell, Side::of_ply(ply)) {
-                return false;
-            }
-        }
-        board.packed() == self.board && Some(board.state()) == self.game_state()
-    }
 }
 
-/// True when `next` is the board change right after `prev` in one game: the same game id,
-/// round and agents; one more move; the game was running; the new cell was empty before and
-/// is now held by the side whose turn it was (O on even plies); no other cell changed; the
-/// move history is `prev`'s extended by that cell; and `next.state` is the new board's state.
-/// Sequence numbers and lost counts are not compared.
+// What a watcher checks of the records it reads (host only).
 #[cfg(not(MODULE))]
-pub fn is_successor(prev: &Record, next: &Record) -> bool {
-    if prev.game != next.game
-        || prev.round != next.round
-        || prev.o_agent != next.o_agent
-        || prev.x_agent != next.x_agent
-        || prev.move_count >= CELLS
-        || next.move_count != prev.move_count + 1
-        || prev.game_state() != Some(GameState::Running)
-    {
-        return false;
-    }
-    let (Some(before), Some(after)) = (prev.board4(), next.board4()) else {
-        return false;
-    };
-    let Some(cell) = next.move_at(prev.move_count) else {
-        return false;
-    };
-    let side = Side::of_ply(prev.move_count);
-    let bit = 1u16 << (cell & 0xF);
-    let shift = 4 * u32::from(prev.move_count);
-    let low = (1u64 << shift).wrapping_sub(1); // the bits of plies before this one
-    before.empty() & bit != 0
-        && after.mask(side) == before.mask(side) | bit
-        && after.mask(side.other()) == before.mask(side.other())
-        && next.moves & low == prev.moves & low
-        && prev.moves & !low == 0
-        && next.moves >> shift == u64::from(cell)
-        && before.winner().is_none()
-        && next.game_state() == Some(after.state())
-}
+pub use super::host::{is_successor, RecordCheck};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
     use crate::kxo::agent::{Agent, RandomAgent};
+    use crate::uapi::agent::AgentKind;
 
     fn sample() -> Record {
         let mut r = Record::start(0x0203, 0x0405_0607, AgentKind::Negamax, AgentKind::Random);

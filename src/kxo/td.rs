@@ -14,13 +14,9 @@
 
 use core::ops::DerefMut;
 
-#[cfg(not(MODULE))]
-use super::agent::{Agent, RandomAgent};
 use super::board::{Board4, GameState, Side, LINES};
 use super::fixed::ONE;
 use super::record::RecordBoard;
-#[cfg(not(MODULE))]
-use crate::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use crate::common::rng::Rng;
 use crate::uapi::agent::AgentKind;
 use crate::uapi::record::Record;
@@ -34,10 +30,8 @@ pub const ARENA_EPSILON_Q16: u32 = ONE / 16;
 /// Exploration while pre-training: 1/8 of the moves (Q16).
 pub const TRAIN_EPSILON_Q16: u32 = ONE / 8;
 /// Table memory by default (the module parameter `kxo_td_kb`), in KiB.
-#[cfg(not(MODULE))]
 pub const DEFAULT_KB: u32 = 1024;
 /// Pre-training games at load by default (the module parameter `kxo_td_games`).
-#[cfg(not(MODULE))]
 pub const DEFAULT_TRAIN_GAMES: u32 = 20_000;
 
 /// One table entry: a packed board, its value for O, and when it was last used.
@@ -124,7 +118,6 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 
     /// A table whose unknown boards are worth 0 (no heuristic prior): learning from scratch.
-    #[cfg(not(MODULE))]
     pub fn without_prior(entries: S) -> Self {
         TdTable {
             prior: false,
@@ -133,13 +126,11 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 
     /// Games learned from.
-    #[cfg(not(MODULE))]
     pub fn games(&self) -> u64 {
         self.games
     }
 
     /// Entries in use.
-    #[cfg(not(MODULE))]
     pub fn used(&self) -> usize {
         self.entries.iter().filter(|e| e.stamp != 0).count()
     }
@@ -347,41 +338,9 @@ impl<S: DerefMut<Target = [TdEntry]>> TdTable<S> {
     }
 }
 
-/// Plays `games` games of the table (as `me`, exploring with `epsilon_q16`) against the
-/// uniformly random agent and returns (wins, draws, losses): the learning curve's measure.
+// The learning curve's measure (host only).
 #[cfg(not(MODULE))]
-pub fn versus_random<S: DerefMut<Target = [TdEntry]>>(
-    t: &mut TdTable<S>,
-    me: Side,
-    games: u32,
-    seed: u64,
-    epsilon_q16: u32,
-) -> (u32, u32, u32) {
-    let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
-    let mut meter = Meter::new(Budget::Nodes(1 << 40), &mut c, &mut i);
-    let mut rng = Rng::new(seed);
-    let mut random = RandomAgent::new(seed ^ 0x55);
-    let mut r = (0, 0, 0);
-    for _ in 0..games {
-        let mut b = Board4::EMPTY;
-        let mut side = Side::O;
-        while b.state() == GameState::Running {
-            let c = if side == me {
-                t.choose(&b, side, &mut rng, epsilon_q16)
-            } else {
-                random.choose(&b, side, &mut meter)
-            };
-            b.play(c.unwrap(), side);
-            side = side.other();
-        }
-        match b.winner() {
-            Some(w) if w == me => r.0 += 1,
-            None => r.1 += 1,
-            _ => r.2 += 1,
-        }
-    }
-    r
-}
+pub use super::host::versus_random;
 
 #[cfg(test)]
 mod tests {

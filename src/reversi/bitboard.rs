@@ -19,7 +19,6 @@ pub const INNER_COLUMNS: Bitboard = 0x7E7E_7E7E_7E7E_7E7E;
 /// The four corners `a1`, `h1`, `a8`, `h8`.
 pub const CORNERS: Bitboard = 0x8100_0000_0000_0081;
 /// The 28 edge squares (rows 1 and 8, columns `a` and `h`), corners included.
-#[cfg(not(MODULE))]
 pub const EDGES: Bitboard = 0xFF81_8181_8181_81FF;
 /// Column `a`.
 pub const COLUMN_A: Bitboard = 0x0101_0101_0101_0101;

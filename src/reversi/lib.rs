@@ -38,9 +38,22 @@
 //! mirrors the kernel crate's module tree (`crate::common`, `crate::reversi`) so the shared
 //! sources resolve the same paths in both builds.
 #![no_std]
+// The kernel's `-Wunreachable_pub`, which the module build applies to these files too: `pub`
+// only for this crate's API (test code aside).
+#![cfg_attr(not(test), warn(unreachable_pub))]
 
 pub use kgames_common::common;
 
 #[path = "mod.rs"]
 pub mod reversi;
 pub use reversi::*;
+
+// The crate's API at its root, for the tools and tests (the module uses the modules' own paths).
+pub use reversi::host::{solve, Solution};
+pub use reversi::{
+    notation::{parse_square, square_at, square_name},
+    perft::{perft, perft_metered},
+    position::{Cell, Color, Position},
+    search::{best_move, Outcome, SearchContext, SearchResult},
+    tt::TtEntry,
+};

@@ -4,7 +4,8 @@
 //! [`notation`] (the protocol's text forms), [`mod@perft`], [`eval`] (static evaluation),
 //! [`search`] (the CPU player: iterative deepening negascout), `endgame` (the exact solver),
 //! `lastmoves` (the solver's last four empties), [`tt`] (the transposition table entry
-//! type).
+//! type). Host only: `classic` (the classic evaluation), [`mod@perft`] (also in the KUnit
+//! build) and `host` (what only the tools and tests use, such as the solver's `solve`).
 
 pub mod bitboard;
 /// Host only: the classic evaluation, kept to replay matches against the pattern one.
@@ -23,13 +24,6 @@ pub mod position;
 pub mod search;
 pub mod tt;
 
-// The crate's public API, for the host's tools and tests (the module uses the modules' own
-// paths).
+/// Host only: the exact solver's entry point, the `01` board parser, the trainer's mirror map.
 #[cfg(not(MODULE))]
-pub use {
-    notation::{parse_square, square_at, square_name},
-    perft::{perft, perft_metered},
-    position::{Cell, Color, Position},
-    search::{best_move, solve, Outcome, SearchContext, SearchResult, Solution},
-    tt::TtEntry,
-};
+pub(crate) mod host;

@@ -4,7 +4,7 @@ use super::bitboard::{square_bit, Bitboard};
 
 /// Moves kept sorted; more than this (only in contrived set-up positions: reachable positions
 /// have at most 33 moves) are searched afterwards in square order.
-pub const CAPACITY: usize = 36;
+pub(crate) const CAPACITY: usize = 36;
 
 /// Moves with an ordering score, best first.
 ///
@@ -20,7 +20,7 @@ pub(crate) struct MoveList {
 impl MoveList {
     /// An empty list.
     #[inline]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         MoveList {
             items: [0; CAPACITY],
             len: 0,
@@ -31,7 +31,7 @@ impl MoveList {
 
     /// Adds `sq` with ordering score `score` (clamped to 0..=1023), keeping the order.
     #[inline]
-    pub fn push(&mut self, sq: u8, score: i32) {
+    pub(crate) fn push(&mut self, sq: u8, score: i32) {
         let v = (score.clamp(0, 1023) as u16) << 6 | u16::from(sq & 63);
         let len = usize::from(self.len);
         if len >= CAPACITY {
@@ -58,7 +58,7 @@ impl MoveList {
 
     /// The next move in order, or `None` when all were handed out.
     #[inline]
-    pub fn next_move(&mut self) -> Option<u8> {
+    pub(crate) fn next_move(&mut self) -> Option<u8> {
         if self.cursor < self.len {
             let v = self.items.get(usize::from(self.cursor)).copied()?;
             self.cursor += 1;

@@ -14,14 +14,9 @@ pub const fn square_name(sq: u8) -> [u8; 2] {
     [b'a' + (sq & 7), b'1' + (sq >> 3)]
 }
 
-/// Parses a square name: exactly two bytes, a lower-case column `a`-`h` then a row `1`-`8`.
+// The tools' parser of square names (host only).
 #[cfg(not(MODULE))]
-pub fn parse_square(s: &[u8]) -> Option<u8> {
-    match *s {
-        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') * 8 + (c - b'a')),
-        _ => None,
-    }
-}
+pub use super::host::parse_square;
 
 /// The square of column `col` and row `row` (both 0-7), as in `02 C R`.
 pub const fn square_at(col: u8, row: u8) -> Option<u8> {
@@ -32,7 +27,8 @@ pub const fn square_at(col: u8, row: u8) -> Option<u8> {
     }
 }
 
-fn parse_cells(cells: &[u8]) -> Option<(u64, u64)> {
+/// The X and O discs of 64 cells `X`/`O`/`-` (the cells of `10` and `01`).
+pub(super) fn parse_cells(cells: &[u8]) -> Option<(u64, u64)> {
     if cells.len() != 64 {
         return None;
     }
@@ -89,18 +85,6 @@ impl Position {
         out[64] = b'\t';
         out[65] = self.side_to_move().letter();
         out[66] = b'\n';
-    }
-
-    /// Parses a 67-byte `01` board (for clients and tests); strict like
-    /// [`parse_setup`](Self::parse_setup).
-    #[cfg(not(MODULE))]
-    pub fn parse_board(s: &[u8]) -> Option<Position> {
-        if s.len() != BOARD_LEN || s.get(64) != Some(&b'\t') || s.get(66) != Some(&b'\n') {
-            return None;
-        }
-        let (x, o) = parse_cells(s.get(..64)?)?;
-        let side = Color::from_letter(*s.get(65)?)?;
-        Position::from_bitboards(x, o, side)
     }
 }
 

@@ -24,7 +24,7 @@ use super::eval::EVAL_LIMIT;
 pub const PHASES: usize = 4;
 
 /// Canonical patterns: squares in reading order (at most 9).
-const PATTERNS: [&[u8]; 10] = [
+pub(super) const PATTERNS: [&[u8]; 10] = [
     &[0, 1, 2, 3, 4, 5, 6, 7],
     &[0, 1, 2, 8, 9, 10, 16, 17, 18],
     &[8, 9, 10, 11, 12, 13, 14, 15],
@@ -63,7 +63,7 @@ const fn pow3(n: usize) -> usize {
 }
 
 /// Each table's offset in a phase (pattern tables, then mobility), and the phase size.
-const OFFSETS: [usize; 11] = {
+pub(super) const OFFSETS: [usize; 11] = {
     let mut o = [0; 11];
     let mut i = 0;
     while i < 10 {
@@ -290,34 +290,6 @@ fn features_slow(me: Bitboard, opp: Bitboard) -> [u32; FEATURES] {
     out
 }
 
-/// The index (within a phase) of the same configuration read in the other order that the
-/// pattern's own symmetry allows: reversed for lines and diagonals, transposed for the 3x3
-/// corner; mobility entries are their own mirror. Training ties each weight to its mirror, so
-/// that the evaluation is symmetric under the eight symmetries of the board.
-#[cfg(not(MODULE))]
-pub fn mirror(i: usize) -> usize {
-    let Some(t) = (0..PATTERNS.len()).find(|&t| OFFSETS[t] <= i && i < OFFSETS[t + 1]) else {
-        return i;
-    };
-    let n = PATTERNS[t].len();
-    let mut digits = [0usize; 9];
-    let mut local = i - OFFSETS[t];
-    for k in (0..n).rev() {
-        digits[k] = local % 3;
-        local /= 3;
-    }
-    let mut out = 0;
-    for k in 0..n {
-        let from = if t == 1 {
-            (k % 3) * 3 + k / 3
-        } else {
-            n - 1 - k
-        };
-        out = out * 3 + digits[from];
-    }
-    OFFSETS[t] + out
-}
-
 /// The embedded weights.
 static BLOB: &[u8; 8 + 2 * WEIGHTS] = include_bytes!("weights.bin");
 const _: () = assert!(BLOB[0] == b'K' && BLOB[7] == b'1', "weights.bin: bad magic");
@@ -342,6 +314,10 @@ pub fn evaluate(me: Bitboard, opp: Bitboard) -> i32 {
     }
     sum.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
+
+// Training ties each weight to its mirror (host only).
+#[cfg(not(MODULE))]
+pub use super::host::mirror;
 
 #[cfg(test)]
 mod tests {

@@ -117,13 +117,11 @@ impl Position {
     }
 
     /// X's discs.
-    #[cfg(not(MODULE))]
     pub const fn x(&self) -> Bitboard {
         self.x
     }
 
     /// O's discs.
-    #[cfg(not(MODULE))]
     pub const fn o(&self) -> Bitboard {
         self.o
     }
@@ -192,12 +190,6 @@ impl Position {
         bitboard::moves(self.mover(), self.opponent())
     }
 
-    /// True when `sq` is a legal move of the side to move.
-    #[cfg(not(MODULE))]
-    pub fn is_legal(&self, sq: u8) -> bool {
-        sq < 64 && self.legal_moves() & square_bit(sq) != 0
-    }
-
     /// The position after the side to move plays `sq`; `None` if `sq > 63` or the move is
     /// illegal (occupied square or nothing flipped).
     pub fn play(&self, sq: u8) -> Option<Position> {
@@ -251,14 +243,6 @@ impl Position {
             core::cmp::Ordering::Less => Some(Color::O),
             core::cmp::Ordering::Equal => None,
         }
-    }
-
-    /// The final score for the side to move with the empty squares given to the winner (the
-    /// FFO convention): `mine - theirs`, plus the empties if mine is larger, minus them if
-    /// smaller. Range -64..=64.
-    #[cfg(not(MODULE))]
-    pub fn final_score(&self) -> i32 {
-        final_score(self.mover(), self.opponent())
     }
 }
 

@@ -37,9 +37,6 @@ pub const PRE_SOLVE_DEPTH: u32 = 2;
 pub const LARGE_SOLVE_EMPTIES: u32 = 22;
 /// The midgame depth searched before a solve at [`LARGE_SOLVE_EMPTIES`] (the fallback move).
 pub const LARGE_PRE_SOLVE_DEPTH: u32 = 6;
-/// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
-#[cfg(not(MODULE))]
-pub const GUESS_DEPTH: u8 = 6;
 /// A time budget this large (ms) counts as large.
 pub const LARGE_BUDGET_MS: u32 = 500;
 /// A node budget this large counts as large.
@@ -59,7 +56,7 @@ pub const VARIETY_MARGIN: i32 = 60;
 /// Base of the midgame score of a finished game (won by the side to move).
 pub const WIN: i32 = 30_000;
 /// Larger than any score.
-const INF: i32 = 31_000;
+pub(super) const INF: i32 = 31_000;
 
 /// What the caller keeps between searches: the transposition table.
 ///
@@ -86,13 +83,11 @@ impl<'a> SearchContext<'a> {
     }
 
     /// Seeds the choice among near-equal opening moves (see [`VARIETY_EMPTIES`]).
-    #[cfg(not(MODULE))]
     pub fn set_seed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);
     }
 
     /// Selects the static evaluation (default: [`EvalKind::Pattern`]).
-    #[cfg(not(MODULE))]
     pub fn set_eval(&mut self, eval: EvalKind) {
         self.eval = eval;
     }
@@ -130,16 +125,6 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// An exact solution of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg(not(MODULE))]
-pub struct Solution {
-    /// Final disc difference for the side to move, empties to the winner.
-    pub score: i32,
-    /// A best move, `None` when the side to move must pass or the game is over.
-    pub best: Option<u8>,
-}
-
 /// The state of one search: the table, the meter and whether it stopped.
 pub(crate) struct Searcher<'t, 'm, 'c> {
     pub(crate) tt: Table<'t>,
@@ -150,28 +135,29 @@ pub(crate) struct Searcher<'t, 'm, 'c> {
 }
 
 /// The moves at the root, best first.
-struct RootMoves {
+pub(super) struct RootMoves {
     squares: [u8; 64],
     len: usize,
 }
 
 /// What a root search found.
-struct RootResult {
+pub(super) struct RootResult {
     /// Best score among the fully searched moves (fail-soft).
-    best: i32,
+    pub(super) best: i32,
     /// The move with that score (valid if `searched_any`).
     best_sq: u8,
     /// At least one move was fully searched.
     searched_any: bool,
     /// Every move was searched (or a cutoff proved the bound).
-    complete: bool,
+    pub(super) complete: bool,
     /// With a margin: the moves proven to score at least their entry of `near_lb`.
     near: Bitboard,
     near_lb: [i32; 64],
 }
 
+/// What a root search does: a midgame search or an exact solve.
 #[derive(Clone, Copy)]
-enum Mode {
+pub(super) enum Mode {
     /// Depth, and the margin of near-equal moves (0: none).
     Midgame(u8, i32),
     Solve,
@@ -232,7 +218,7 @@ fn mobility_score(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
 }
 
 impl RootMoves {
-    fn new(me: Bitboard, opp: Bitboard, moves: Bitboard) -> Self {
+    pub(super) fn new(me: Bitboard, opp: Bitboard, moves: Bitboard) -> Self {
         let mut list = MoveList::new();
         for sq in Squares(moves) {
             list.push(sq, mobility_score(me, opp, sq));
@@ -264,7 +250,7 @@ impl RootMoves {
 }
 
 impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
-    fn new(ctx: &'t mut SearchContext<'_>, meter: &'m mut Meter<'c>) -> Self {
+    pub(super) fn new(ctx: &'t mut SearchContext<'_>, meter: &'m mut Meter<'c>) -> Self {
         ctx.generation = ctx.generation.wrapping_add(1);
         Searcher {
             tt: Table::new(&mut *ctx.tt, ctx.generation),
@@ -440,7 +426,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
     /// Searches the root moves in order within `alpha..beta` (negascout, fail-soft). With a
     /// midgame `margin > 0`, every later move is first tested against `best - margin`, and those that
     /// pass are recorded in [`RootResult::near`].
-    fn root_search(
+    pub(super) fn root_search(
         &mut self,
         me: Bitboard,
         opp: Bitboard,
@@ -526,7 +512,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
     /// even) starting from `guess` (a midgame score, eval units), stepping away from it by
     /// doubling steps until the score is bracketed, then bisecting: near the true score each
     /// test costs little more than a proof tree, far less than one wide-window search.
-    fn solve_root(
+    pub(super) fn solve_root(
         &mut self,
         me: Bitboard,
         opp: Bitboard,
@@ -706,49 +692,4 @@ pub fn best_move(
     }
     res.nodes = meter.nodes();
     res
-}
-
-/// Solves `pos` exactly (win/loss/draw first, then the exact score).
-///
-/// `Err(SearchEnd)` when the budget ran out or an interrupt came first. The recursion is as deep
-/// as the number of empties (plus passes): callers with a small stack should only solve
-/// positions with at most [`MAX_SOLVE_EMPTIES`] empties.
-#[cfg(not(MODULE))]
-pub fn solve(
-    pos: &Position,
-    ctx: &mut SearchContext<'_>,
-    meter: &mut Meter<'_>,
-) -> Result<Solution, SearchEnd> {
-    let (mut me, mut opp) = (pos.mover(), pos.opponent());
-    let mut sign = 1;
-    let mut moves = bitboard::moves(me, opp);
-    if moves == 0 {
-        let replies = bitboard::moves(opp, me);
-        if replies == 0 {
-            return Ok(Solution {
-                score: final_score(me, opp),
-                best: None,
-            });
-        }
-        // Forced pass: solve for the opponent and negate.
-        (me, opp, moves, sign) = (opp, me, replies, -1);
-    }
-    let mut root = RootMoves::new(me, opp, moves);
-    let mut s = Searcher::new(ctx, meter);
-    // A short midgame deepening orders the root moves and guesses the score.
-    let mut guess = 0;
-    for depth in 1..=GUESS_DEPTH {
-        let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth, 0), -INF, INF);
-        if !r.complete {
-            break;
-        }
-        guess = r.best;
-    }
-    match s.solve_root(me, opp, &mut root, guess) {
-        Some((score, sq, true)) => Ok(Solution {
-            score: sign * score,
-            best: (sign == 1).then_some(sq),
-        }),
-        _ => Err(meter.stopped().unwrap_or(SearchEnd::OutOfBudget)),
-    }
 }

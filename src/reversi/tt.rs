@@ -5,6 +5,7 @@
 //! most 2^32 slots are used.
 
 use super::bitboard::Bitboard;
+use crate::common::rng::GOLDEN_GAMMA;
 
 /// What a stored score means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +87,7 @@ pub(crate) struct Hit {
 /// The hash of a position from the mover's point of view.
 #[inline]
 pub(crate) fn hash(me: Bitboard, opp: Bitboard) -> u64 {
-    let a = me.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let a = me.wrapping_mul(GOLDEN_GAMMA);
     let b = opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(29);
     let mut z = a ^ b;
     z ^= z >> 32;
@@ -101,7 +102,7 @@ pub(crate) struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    pub fn new(slots: &'a mut [TtEntry], generation: u8) -> Self {
+    pub(crate) fn new(slots: &'a mut [TtEntry], generation: u8) -> Self {
         Table { slots, generation }
     }
 
@@ -114,7 +115,7 @@ impl<'a> Table<'a> {
     /// Looks `key` up among the midgame (`solved == false`) or solver entries. A hit of the
     /// other kind still returns its move, with `bound == None`.
     #[inline]
-    pub fn probe(&self, key: u64, solved: bool) -> Option<Hit> {
+    pub(crate) fn probe(&self, key: u64, solved: bool) -> Option<Hit> {
         let e = self.slots.get(self.index(key))?;
         if e.flags == 0 || e.key != key {
             return None;
@@ -139,7 +140,15 @@ impl<'a> Table<'a> {
     /// Stores a result; replaces the slot unless it holds a deeper result of this search for
     /// another position.
     #[inline]
-    pub fn store(&mut self, key: u64, solved: bool, depth: u8, bound: Bound, score: i32, best: u8) {
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        solved: bool,
+        depth: u8,
+        bound: Bound,
+        score: i32,
+        best: u8,
+    ) {
         let i = self.index(key);
         let generation = self.generation;
         let Some(e) = self.slots.get_mut(i) else {

@@ -60,7 +60,6 @@ pub struct Chess {
 
 impl Chess {
     /// The game record.
-    #[cfg(not(MODULE))]
     pub fn game(&self) -> &ChessGame {
         &self.game
     }

@@ -51,6 +51,9 @@
 //! crate root so that `crate::reversi`, `crate::chess` and `crate::kxo` resolve as in the
 //! kernel.
 #![no_std]
+// The kernel's `-Wunreachable_pub`, which the module build applies to these files too: `pub`
+// only for this crate's API (test code aside).
+#![cfg_attr(not(test), warn(unreachable_pub))]
 
 extern crate alloc;
 #[cfg(test)]

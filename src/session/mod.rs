@@ -3,22 +3,17 @@
 //! A device's game plugs in through the [`Game`](game::Game) trait; everything else lives
 //! here once: write framing and the line limit ([`command`]), reply words and the reply buffer
 //! ([`reply`]), the command state machine of one game ([`state`]), and the table of live games
-//! with its caps and idle eviction ([`table`]); the module parameters' one policy
-//! ([`parameters`]); for `/dev/kxo`, the one record ring its watchers read with their own
-//! cursors ([`record_ring`]), the machine's control flags ([`kxo_control`]) and the agents'
-//! load averages ([`agent_loads`]). This is `core`-only code: the kernel module
+//! with its caps and idle eviction ([`table`]). `/dev/kxo`'s AI-vs-AI machine (its record
+//! ring, control flags and load averages) lives in the kxo engine (`src/kxo/machine`), the
+//! module parameters' one policy in `src/params`. This is `core`-only code: the kernel module
 //! wraps it in locks, files and user copies, and the host crate tests it with a fake clock.
 
-pub mod agent_loads;
 pub mod chess_game;
 pub mod command;
 pub mod cursor;
 pub mod game;
-pub mod kxo_control;
 pub mod nxn_game;
-pub mod parameters;
 pub mod protocol;
-pub mod record_ring;
 pub mod reply;
 pub mod reversi_game;
 pub mod scratch;

@@ -18,6 +18,7 @@ use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
 use super::scratch::Alloc;
 use crate::common::budget::{parse_decimal, Meter};
+use crate::common::rng::{mix, GOLDEN_GAMMA};
 use crate::kxo::board::{GameState, Side};
 use crate::kxo::nxn::{
     self, deal, BoardN, Split, MAX_N, MAX_PLAYOUTS, MAX_WORKERS, MIN_N, MIN_PLAYOUTS, MIN_WORKERS,
@@ -55,13 +56,6 @@ impl NxnConfig {
     pub const fn game_seed(&self, nonce: u64) -> u64 {
         mix(self.seed ^ mix(nonce.wrapping_add(1)))
     }
-}
-
-/// SplitMix64's finaliser: a well-mixed 64-bit value from `z`.
-const fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The move the Monte Carlo player chose, with how its tiles were dealt over P groups.
@@ -103,26 +97,23 @@ impl Nxn {
     }
 
     /// Playouts per tile of this game.
-    #[cfg(not(MODULE))]
     pub fn playouts(&self) -> u8 {
         self.playouts
     }
 
     /// The groups the free tiles of a CPU move are dealt over (P).
-    #[cfg(not(MODULE))]
     pub fn workers(&self) -> u8 {
         self.workers
     }
 
     /// The game's seed (see the module documentation).
-    #[cfg(not(MODULE))]
     pub fn game_seed(&self) -> u64 {
         self.seed
     }
 
     /// The Monte Carlo seed of the move at this ply: the game seed and the ply.
     pub fn seed(&self) -> u64 {
-        mix(self.seed ^ u64::from(self.plies).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        mix(self.seed ^ u64::from(self.plies).wrapping_mul(GOLDEN_GAMMA))
     }
 
     fn result_word(&self) -> Word {

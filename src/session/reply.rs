@@ -34,53 +34,6 @@ pub enum Word {
 }
 
 impl Word {
-    /// Every word, in the order of docs/protocol.md.
-    #[cfg(not(MODULE))]
-    pub const ALL: [Word; 11] = [
-        Word::Ok,
-        Word::UnkCmd,
-        Word::InvFmt,
-        Word::NoGame,
-        Word::Oot,
-        Word::IllMove,
-        Word::Win,
-        Word::Lose,
-        Word::Tie,
-        Word::Check,
-        Word::Mate,
-    ];
-
-    #[cfg(not(MODULE))]
-    /// The word a reply is (`ILLMOVE\n` or `ILLMOVE`), or `None` for any other reply.
-    pub fn parse(reply: &str) -> Option<Word> {
-        let text = reply.strip_suffix('\n').unwrap_or(reply).as_bytes();
-        Self::ALL
-            .into_iter()
-            .find(|w| w.as_bytes().strip_suffix(b"\n") == Some(text))
-    }
-
-    #[cfg(not(MODULE))]
-    /// The word without its newline: `ILLMOVE`.
-    pub fn name(self) -> &'static str {
-        let b = self.as_bytes();
-        core::str::from_utf8(b.get(..b.len().saturating_sub(1)).unwrap_or(b)).unwrap_or("")
-    }
-
-    /// True for the words that refuse a command: nothing changed.
-    #[cfg(not(MODULE))]
-    pub const fn is_rejection(self) -> bool {
-        matches!(
-            self,
-            Word::UnkCmd | Word::InvFmt | Word::NoGame | Word::Oot | Word::IllMove
-        )
-    }
-
-    /// True for the words that end a game.
-    #[cfg(not(MODULE))]
-    pub const fn ends_game(self) -> bool {
-        matches!(self, Word::Win | Word::Lose | Word::Tie | Word::Mate)
-    }
-
     /// The reply bytes, newline included.
     pub const fn as_bytes(self) -> &'static [u8] {
         match self {
@@ -165,7 +118,6 @@ impl Reply {
     }
 
     /// True when empty.
-    #[cfg(not(MODULE))]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

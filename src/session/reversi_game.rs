@@ -68,7 +68,6 @@ pub struct Reversi {
 
 impl Reversi {
     /// The current position.
-    #[cfg(not(MODULE))]
     pub fn position(&self) -> &Position {
         &self.pos
     }

@@ -142,7 +142,6 @@ impl<G: Game> Session<G> {
     }
 
     /// The game, if one was started.
-    #[cfg(not(MODULE))]
     pub fn game(&self) -> Option<&G> {
         self.game.as_ref()
     }

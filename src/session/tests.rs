@@ -530,7 +530,8 @@ fn status(d: &mut Driver<Reversi>) -> std::string::String {
 
 #[test]
 fn reversi_status_carries_the_last_search_score() {
-    use crate::reversi::search::{solve, SearchContext};
+    use crate::reversi::search::SearchContext;
+    use kgames_reversi::solve;
     let mut d = Driver::<Reversi>::new();
     d.run(b"05 N3000");
     d.run(b"00 O");

@@ -67,12 +67,6 @@ impl AgentKind {
             AgentKind::MonteCarlo => "MC",
         }
     }
-
-    /// The kind named `name` (as [`AgentKind::name`] prints it).
-    #[cfg(not(MODULE))]
-    pub fn from_name(name: &str) -> Option<AgentKind> {
-        AgentKind::ALL.into_iter().find(|k| k.name() == name)
-    }
 }
 
 #[cfg(test)]

@@ -13,9 +13,6 @@ pub const FIXED_1: u64 = 1 << FSHIFT;
 /// What `KXO_IOC_LOADS` copies: for each agent id (index), the 1, 5 and 15 minute averages.
 pub type KxoLoads = [[u64; 3]; AgentKind::COUNT];
 
-/// A load in hundredths, rounded to nearest: `hundredths(FIXED_1) == 100`. Print it as
-/// `h / 100` `.` `h % 100` (two digits), like `/proc/loadavg`.
+// The tools print loads in hundredths (host only).
 #[cfg(not(MODULE))]
-pub const fn hundredths(load: u64) -> u64 {
-    load.saturating_mul(100).saturating_add(FIXED_1 / 2) >> FSHIFT
-}
+pub use super::host::hundredths;

@@ -16,3 +16,8 @@ pub mod load;
 pub mod pairing;
 pub mod record;
 pub mod state;
+
+/// Host only: the user-space decoders and encoders of the records, the state and the
+/// pairings, and the agents' names for people.
+#[cfg(not(MODULE))]
+mod host;

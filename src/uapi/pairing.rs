@@ -36,27 +36,7 @@ const _: () = assert!(core::mem::size_of::<KxoPairing>() == KxoPairing::SIZE);
 
 impl KxoPairing {
     /// The size in bytes.
-    // In the module only the layout assertion above uses it, which rustc 1.85 (Debian's
-    // kernels) does not count as a use.
-    #[cfg_attr(MODULE, allow(dead_code))]
     pub const SIZE: usize = 4;
-
-    /// The wire bytes.
-    #[cfg(not(MODULE))]
-    pub fn to_bytes(self) -> [u8; KxoPairing::SIZE] {
-        let s = self.slot.to_ne_bytes();
-        [s[0], s[1], self.o_agent, self.x_agent]
-    }
-
-    /// Decodes the wire bytes.
-    #[cfg(not(MODULE))]
-    pub fn from_bytes(b: [u8; KxoPairing::SIZE]) -> KxoPairing {
-        KxoPairing {
-            slot: u16::from_ne_bytes([b[0], b[1]]),
-            o_agent: b[2],
-            x_agent: b[3],
-        }
-    }
 
     /// Both sides are a known agent id or [`RANDOM`].
     pub fn sides_valid(self) -> bool {
@@ -82,20 +62,9 @@ pub fn parse_side(name: &str) -> Option<u8> {
         .map(AgentKind::id)
 }
 
-/// The name of side `id` as [`parse_side`] reads it: `random` for [`RANDOM`], the agent's tag
-/// in lower case otherwise (`?` for an unknown id).
+// The inverse of `parse_side`, for the tools (host only).
 #[cfg(not(MODULE))]
-pub fn side_name(id: u8) -> &'static str {
-    match AgentKind::from_id(id) {
-        _ if id == RANDOM => "random",
-        Some(AgentKind::Negamax) => "nega",
-        Some(AgentKind::Random) => "rand",
-        Some(AgentKind::Mcts) => "mcts",
-        Some(AgentKind::TdLearning) => "td",
-        Some(AgentKind::MonteCarlo) => "mc",
-        None => "?",
-    }
-}
+pub use super::host::side_name;
 
 /// Parses `O:X` (e.g. `mcts:negamax`, `td:random`) into the two sides.
 pub fn parse_pair(spec: &str) -> Option<(u8, u8)> {

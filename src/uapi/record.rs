@@ -89,12 +89,6 @@ fn put(buf: &mut [u8], at: usize, src: &[u8]) {
     }
 }
 
-/// The `N` bytes of `bytes` at `at`.
-#[cfg(not(MODULE))]
-fn get<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
-    bytes.get(at..at.checked_add(N)?)?.try_into().ok()
-}
-
 impl Record {
     /// The layout version this code writes and reads.
     pub const VERSION: u16 = 2;
@@ -109,13 +103,10 @@ impl Record {
     /// `state`: the game runs.
     pub const RUNNING: u8 = 0;
     /// `state`: O won.
-    #[cfg(not(MODULE))]
     pub const O_WON: u8 = 1;
     /// `state`: X won.
-    #[cfg(not(MODULE))]
     pub const X_WON: u8 = 2;
     /// `state`: a draw.
-    #[cfg(not(MODULE))]
     pub const DRAW: u8 = 3;
 
     /// The first record of a round: the empty board, no moves, running; `seq` and `lost` 0.
@@ -148,21 +139,8 @@ impl Record {
     }
 
     /// True for a snapshot record ([`Record::FLAG_SNAPSHOT`]).
-    #[cfg(not(MODULE))]
     pub const fn is_snapshot(&self) -> bool {
         self.flags & Record::FLAG_SNAPSHOT != 0
-    }
-
-    /// The agents of O and X, if both ids are known.
-    #[cfg(not(MODULE))]
-    pub const fn agents(&self) -> Option<(AgentKind, AgentKind)> {
-        match (
-            AgentKind::from_id(self.o_agent),
-            AgentKind::from_id(self.x_agent),
-        ) {
-            (Some(o), Some(x)) => Some((o, x)),
-            _ => None,
-        }
     }
 
     /// The wire bytes, field by field in native endianness.
@@ -180,35 +158,6 @@ impl Record {
         put(&mut b, 40, &[self.o_agent, self.x_agent, self.flags]);
         put(&mut b, 43, &self.reserved);
         b
-    }
-
-    /// Decodes the first [`Record::SIZE`] bytes of `bytes`. `None` if there are fewer, or the
-    /// version or size field is not this layout's, or `reserved` is not zero. The contents
-    /// are not checked: see `kgames_kxo::record::RecordBoard::is_consistent`.
-    #[cfg(not(MODULE))]
-    pub fn from_bytes(bytes: &[u8]) -> Option<Record> {
-        let [move_count, state] = get::<2>(bytes, 6)?;
-        let [o_agent, x_agent, flags] = get::<3>(bytes, 40)?;
-        let r = Record {
-            version: u16::from_ne_bytes(get(bytes, 0)?),
-            size: u16::from_ne_bytes(get(bytes, 2)?),
-            game: u16::from_ne_bytes(get(bytes, 4)?),
-            move_count,
-            state,
-            round: u32::from_ne_bytes(get(bytes, 8)?),
-            board: u32::from_ne_bytes(get(bytes, 12)?),
-            seq: u64::from_ne_bytes(get(bytes, 16)?),
-            lost: u64::from_ne_bytes(get(bytes, 24)?),
-            moves: u64::from_ne_bytes(get(bytes, 32)?),
-            o_agent,
-            x_agent,
-            flags,
-            reserved: get(bytes, 43)?,
-        };
-        (r.version == Record::VERSION
-            && usize::from(r.size) == Record::SIZE
-            && r.reserved == [0; 5])
-            .then_some(r)
     }
 }
 

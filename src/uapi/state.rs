@@ -54,65 +54,7 @@ const _: () = assert!(offset_of!(KxoState, pairings) == 32);
 
 impl KxoState {
     /// The size in bytes.
-    // In the module only the layout assertion above uses it, which rustc 1.85 (Debian's
-    // kernels) does not count as a use.
-    #[cfg_attr(MODULE, allow(dead_code))]
     pub const SIZE: usize = 32 + 2 * MAX_GAMES;
-
-    /// The wire bytes, field by field in native endianness.
-    #[cfg(not(MODULE))]
-    pub fn to_bytes(self) -> [u8; KxoState::SIZE] {
-        let mut b = [0u8; KxoState::SIZE];
-        let fields: [(usize, &[u8]); 5] = [
-            (0, &self.games.to_ne_bytes()),
-            (4, &self.period_ms.to_ne_bytes()),
-            (8, &self.watchers.to_ne_bytes()),
-            (12, &[self.paused, self.stopped, self.always, self.agents]),
-            (16, &self.seq.to_ne_bytes()),
-        ];
-        for (at, src) in fields {
-            if let Some(dst) = b.get_mut(at..at + src.len()) {
-                dst.copy_from_slice(src);
-            }
-        }
-        for (i, p) in self.pairings.iter().enumerate() {
-            if let Some(dst) = b.get_mut(32 + 2 * i..34 + 2 * i) {
-                dst.copy_from_slice(p);
-            }
-        }
-        b
-    }
-
-    /// Decodes the wire bytes (`None` if fewer than [`KxoState::SIZE`]).
-    #[cfg(not(MODULE))]
-    pub fn from_bytes(b: &[u8]) -> Option<KxoState> {
-        let b: &[u8; KxoState::SIZE] = b.get(..KxoState::SIZE)?.try_into().ok()?;
-        let u32_at = |at: usize| {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(&b[at..at + 4]);
-            u32::from_ne_bytes(w)
-        };
-        let mut seq = [0u8; 8];
-        seq.copy_from_slice(&b[16..24]);
-        let mut reserved = [0u8; 8];
-        reserved.copy_from_slice(&b[24..32]);
-        let mut pairings = [[0u8; 2]; MAX_GAMES];
-        for (i, p) in pairings.iter_mut().enumerate() {
-            p.copy_from_slice(&b[32 + 2 * i..34 + 2 * i]);
-        }
-        Some(KxoState {
-            games: u32_at(0),
-            period_ms: u32_at(4),
-            watchers: u32_at(8),
-            paused: b[12],
-            stopped: b[13],
-            always: b[14],
-            agents: b[15],
-            seq: u64::from_ne_bytes(seq),
-            reserved,
-            pairings,
-        })
-    }
 }
 
 #[cfg(test)]

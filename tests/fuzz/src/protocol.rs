@@ -1,21 +1,22 @@
-//! The typed protocol (`kgames_session::protocol`): any line the device's parser takes as a
+//! The typed protocol (`kgames_session::protocol`, encoded and decoded by
+//! `kgames_client::protocol`): any line the device's parser takes as a
 //! [`Request`] encodes back to a line that parses to the same request, and encodes to itself
 //! again (the round trip the tools rely on: a request a tool sends is the one the device
 //! reads); the reply decoders (status, boards, legal moves, words) take any text without a
 //! panic, and what they decode is consistent with it.
 
-use kgames_session::session::command::frame;
-use kgames_session::session::protocol::{
-    legal_moves, legal_tiles, Grid, Request, ReversiBoard, Status,
+use kgames_client::protocol::{
+    encode, legal_moves, legal_tiles, parse_word, Grid, ReversiBoard, Status,
 };
-use kgames_session::session::reply::Word;
+use kgames_session::session::command::frame;
+use kgames_session::session::protocol::Request;
 
 /// Runs the target on one input: a write for the framing and the parser, then the same bytes
 /// (as text, when they are UTF-8) for the reply decoders.
 pub fn run(data: &[u8]) {
     // The device frames a write before it parses it (`Request::parse` takes framed lines).
     if let Ok(request) = frame(data).and_then(|line| Request::parse(line, |_| true)) {
-        let line = request.to_string();
+        let line = encode(&request);
         assert_eq!(
             frame(line.as_bytes()),
             Ok(line.as_bytes()),
@@ -23,12 +24,12 @@ pub fn run(data: &[u8]) {
         );
         let again = Request::parse(line.as_bytes(), |_| true);
         assert_eq!(again, Ok(request), "{line:?} parses to another request");
-        assert_eq!(request.to_string(), line, "the encoding is not stable");
+        assert_eq!(encode(&request), line, "the encoding is not stable");
     }
     let Ok(text) = core::str::from_utf8(data) else {
         return;
     };
-    if let Some(w) = Word::parse(text) {
+    if let Some(w) = parse_word(text) {
         assert_eq!(w.as_bytes().trim_ascii_end(), text.trim_end().as_bytes());
     }
     let status = Status::parse(text);

@@ -8,7 +8,7 @@
 
 use kgames_kxo::kxo::agent::AgentKind;
 use kgames_kxo::kxo::board::GameState;
-use kgames_kxo::kxo::record::{is_successor, Record, RecordBoard};
+use kgames_kxo::kxo::record::{is_successor, Record, RecordBoard, RecordCheck};
 
 /// The target.
 pub fn run(data: &[u8]) {

@@ -2,6 +2,7 @@
 //! every reply a device can give is checked byte by byte against the form of the command
 //! that produced it.
 
+use kgames_client::protocol::WORDS;
 use kgames_session::session::game::Game;
 use kgames_session::session::reply::{Word, REPLY_MAX};
 
@@ -11,7 +12,7 @@ pub const CLASSIC_READ: usize = 1024;
 
 /// The reply word `reply` is, byte for byte (its newline included), if it is one.
 pub fn word(reply: &[u8]) -> Option<Word> {
-    Word::ALL.into_iter().find(|w| w.as_bytes() == reply)
+    WORDS.into_iter().find(|w| w.as_bytes() == reply)
 }
 
 /// The command number of a raw write, if it starts with two digits.

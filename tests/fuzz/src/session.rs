@@ -13,9 +13,10 @@
 
 use std::cell::RefCell;
 
+use kgames_client::protocol::is_rejection;
 use kgames_session::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_session::session::game::{Game, Thought};
-use kgames_session::session::reply::{Reply, Word};
+use kgames_session::session::reply::Reply;
 use kgames_session::session::state::{Action, CommandContext, Session};
 
 use crate::replies;
@@ -185,7 +186,7 @@ pub fn write<G: Game>(
         }
     }
     replies::check::<G>(raw, out.as_bytes());
-    if replies::word(out.as_bytes()).is_some_and(Word::is_rejection) {
+    if replies::word(out.as_bytes()).is_some_and(is_rejection) {
         assert!(unchanged(s, seen), "rejected {raw:?} changed the game");
     }
 }

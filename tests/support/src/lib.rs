@@ -7,7 +7,10 @@
 //!   the in-VM TAP stream).
 //! - [`cli::check_standard_options`]: a tool answers `--help`, `--version` and an unknown
 //!   option as every tool of `user/` must.
+//! - [`uci::Client`]: a UCI engine driven as a GUI drives it (the tests of `kgames-uci`, the
+//!   in-VM tests, and the lab's ladder and labeller).
 
 pub mod cli;
 pub mod tap;
 pub mod tmux;
+pub mod uci;

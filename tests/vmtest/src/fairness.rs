@@ -1,7 +1,7 @@
 //! The `fairness` suite: one user cannot starve another of the CPU player, and replies carry
 //! nothing but game state.
 //!
-//! What the module guarantees (`ContextPool` in src/kmod/game_device.rs): `search_contexts`
+//! What the module guarantees (`ContextPool` in src/kmod/game/search_pool.rs): `search_contexts`
 //! contexts per device (default 4) and at most one search in flight per uid, whatever the
 //! number of its games. So while fewer than 4 uids search, a new uid's move gets a context at
 //! once, and its `05 100` move ends within its 100 ms budget plus scheduling: the bound

@@ -9,7 +9,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use kgames_kxo::kxo::record::{is_successor, RecordBoard};
+use kgames_kxo::kxo::record::{is_successor, RecordBoard, RecordCheck};
 use kgames_uapi::ioctl::{
     KXO_IOC_PAUSE as IOC_PAUSE, KXO_IOC_RESTART as IOC_RESTART, KXO_IOC_RESUME as IOC_RESUME,
     KXO_IOC_STOP as IOC_STOP,

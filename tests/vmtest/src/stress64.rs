@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use kgames_chess::chess::notation::parse_uci;
 use kgames_chess::chess::position::Position as ChessPos;
-use kgames_kxo::kxo::record::{Record, RecordBoard};
+use kgames_kxo::kxo::record::{Record, RecordCheck};
 use kgames_reversi::reversi::notation::parse_square;
 use kgames_reversi::reversi::position::Position as ReversiPos;
 use kgames_session::common::text::BufWriter;

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use kgames_chess::common::rng::Rng;
-use kgames_kxo::kxo::record::RecordBoard;
+use kgames_kxo::kxo::record::RecordCheck;
 use kgames_uapi::ioctl::{
     KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH, KXO_IOC_LOADS, KXO_IOC_PAUSE, KXO_IOC_RESTART,
     KXO_IOC_RESUME, KXO_IOC_SET_PAIRING, KXO_IOC_STATE, KXO_IOC_STOP,

@@ -7,7 +7,7 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::notation::{parse_uci, write_uci};
-use kgames_uci::client::Client;
+use kgames_test_support::uci::Client;
 use std::time::{Duration, Instant};
 
 /// `kgames-uci` (next to this program) with `args`.

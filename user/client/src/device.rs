@@ -13,7 +13,8 @@ use kgames_uapi::ioctl::{KGAMES_IOC_PRIVATE, KGAMES_IOC_STOP_SEARCH};
 use kgames_uapi::user::ioctl_none;
 
 use crate::interrupt::Blocked;
-use crate::Transport;
+use crate::protocol::{self, Request};
+use crate::{Response, Transport};
 
 /// Which game a device file plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,10 +75,12 @@ impl Device {
     }
 }
 
-impl Transport for Device {
-    fn cmd(&self, line: &str) -> io::Result<String> {
-        // `01` answers at once even during a search: only other commands can block.
-        let _inside = (line.trim() != "01").then(|| self.blocked.enter());
+impl Device {
+    /// Writes `line` and its `\n` in one write, then reads the whole reply. `at_once` is true
+    /// for `01`, which the device answers even during a search: only other commands block, so
+    /// only they can be interrupted.
+    fn exchange(&self, line: &str, at_once: bool) -> io::Result<Response> {
+        let _inside = (!at_once).then(|| self.blocked.enter());
         let bytes = format!("{line}\n");
         // One write, never retried: EINTR is the interrupted command, the game unchanged.
         let n = (&self.file).write(bytes.as_bytes())?;
@@ -97,7 +100,18 @@ impl Transport for Device {
                 Err(e) => return Err(e),
             }
         }
-        Ok(String::from_utf8_lossy(&out).into_owned())
+        Ok(Response::new(String::from_utf8_lossy(&out).into_owned()))
+    }
+}
+
+impl Transport for Device {
+    fn send(&self, request: Request<'_>) -> io::Result<Response> {
+        self.exchange(&protocol::encode(&request), request == Request::Board)
+    }
+
+    fn send_raw(&self, line: &str) -> io::Result<Response> {
+        let board = Request::parse(line.as_bytes(), |_| true) == Ok(Request::Board);
+        self.exchange(line, board)
     }
 
     fn interrupt(&self) {
@@ -140,8 +154,9 @@ mod tests {
         let d = Device::open(path, Sharing::Shared).unwrap();
         assert_eq!(d.label(), format!("{path}, shared game"));
         // A regular file: the write appends, the read finds end of file at once.
-        assert_eq!(d.cmd("00 X").unwrap(), "");
-        assert_eq!(std::fs::read_to_string(&f).unwrap(), "00 X\n");
+        assert_eq!(d.send(Request::New("X")).unwrap().text(), "");
+        assert_eq!(d.send_raw("zz").unwrap().text(), "");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), "00 X\nzz\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

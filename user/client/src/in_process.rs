@@ -17,7 +17,8 @@ use kgames_session::state::{Action, CommandContext, Session};
 use kgames_session::HeapAlloc;
 
 use crate::clock::WallClock;
-use crate::Transport;
+use crate::protocol::{self, Request};
+use crate::{Response, Transport};
 
 /// The module's default `tt_entries`: the table size that makes a node-budget search here
 /// play the device's moves.
@@ -102,7 +103,35 @@ impl<G: Game + Send> Transport for InProcess<G>
 where
     G::Side: Send,
 {
-    fn cmd(&self, line: &str) -> io::Result<String> {
+    fn send(&self, request: Request<'_>) -> io::Result<Response> {
+        self.run(&protocol::encode(&request)).map(Response::new)
+    }
+
+    fn send_raw(&self, line: &str) -> io::Result<Response> {
+        self.run(line).map(Response::new)
+    }
+
+    fn interrupt(&self) {
+        self.interrupted.store(true, Ordering::SeqCst);
+    }
+
+    fn stop_search(&self) -> io::Result<()> {
+        self.stop.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn label(&self) -> String {
+        self.label.clone()
+    }
+}
+
+impl<G: Game + Send> InProcess<G>
+where
+    G::Side: Send,
+{
+    /// Runs one command line (without `\n`) as the device does: `01` at once, any other
+    /// command after the one before it, its search without the session's lock.
+    fn run(&self, line: &str) -> io::Result<String> {
         let raw = format!("{line}\n");
         let mut out = Reply::new();
         if Session::<G>::answers_while_busy(raw.as_bytes()) {
@@ -135,66 +164,59 @@ where
         s.finish(thought, &mut out);
         Ok(text(&out))
     }
-
-    fn interrupt(&self) {
-        self.interrupted.store(true, Ordering::SeqCst);
-    }
-
-    fn stop_search(&self) -> io::Result<()> {
-        self.stop.store(true, Ordering::SeqCst);
-        Ok(())
-    }
-
-    fn label(&self) -> String {
-        self.label.clone()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Budget;
     use kgames_session::chess_game::Chess;
     use kgames_session::nxn_game::Nxn;
     use kgames_session::reversi_game::Reversi;
     use std::sync::Arc;
     use std::time::{Duration, Instant};
 
+    /// The reply's text.
+    fn text(r: io::Result<Response>) -> String {
+        r.unwrap().text().to_string()
+    }
+
     #[test]
     fn answers_like_the_device() {
         let t = InProcess::<Reversi>::new(TT_ENTRIES);
-        assert_eq!(t.cmd("00 X").unwrap(), "OK\n");
-        assert_eq!(t.cmd("02 3 2").unwrap(), "OK\n");
-        assert_eq!(t.cmd("05 N500").unwrap(), "OK\n");
-        assert_eq!(t.cmd("03").unwrap(), "OK\n");
-        assert_eq!(t.cmd("01").unwrap().len(), 67);
-        assert_eq!(t.cmd("zz").unwrap(), "UNKCMD\n");
-        assert_eq!(t.cmd(&"0".repeat(256)).unwrap(), "INVFMT\n");
-        assert!(t.cmd("09").unwrap().contains(" games=1/1"));
+        assert_eq!(text(t.send(Request::New("X"))), "OK\n");
+        assert_eq!(text(t.send(Request::Move("3 2"))), "OK\n");
+        assert_eq!(text(t.send(Request::Budget(Budget::Nodes(500)))), "OK\n");
+        assert_eq!(text(t.send(Request::CpuMove)), "OK\n");
+        assert_eq!(text(t.send(Request::Board)).len(), 67);
+        assert_eq!(text(t.send_raw("zz")), "UNKCMD\n");
+        assert_eq!(text(t.send_raw(&"0".repeat(256))), "INVFMT\n");
+        assert!(text(t.send(Request::Status)).contains(" games=1/1"));
         let t = InProcess::<Nxn>::new(TT_ENTRIES);
-        assert_eq!(t.cmd("00 O 3 5 2").unwrap(), "OK\n");
-        assert_eq!(t.cmd("02 1 1").unwrap(), "OK\n");
-        assert_eq!(t.cmd("00 O 7").unwrap(), "INVFMT\n");
+        assert_eq!(text(t.send(Request::New("O 3 5 2"))), "OK\n");
+        assert_eq!(text(t.send(Request::Move("1 1"))), "OK\n");
+        assert_eq!(text(t.send(Request::New("O 7"))), "INVFMT\n");
         assert_eq!(t.label(), "kxo in this process");
         assert_eq!(t.labelled("sim").label(), "sim");
     }
 
     /// A chess search of 9 s, ended from another thread.
-    fn long_search(end: impl Fn(&InProcess<Chess>)) -> (io::Result<String>, Duration, String) {
+    fn long_search(end: impl Fn(&InProcess<Chess>)) -> (io::Result<Response>, Duration, String) {
         let t = Arc::new(InProcess::<Chess>::new(1024));
-        assert_eq!(t.cmd("00 B").unwrap(), "OK\n");
-        assert_eq!(t.cmd("05 9000").unwrap(), "OK\n");
-        let before = t.cmd("01").unwrap();
+        assert_eq!(text(t.send(Request::New("B"))), "OK\n");
+        assert_eq!(text(t.send(Request::Budget(Budget::TimeMs(9000)))), "OK\n");
+        let before = text(t.send(Request::Board));
         let t0 = Instant::now();
         let cpu = {
             let t = Arc::clone(&t);
-            std::thread::spawn(move || t.cmd("03"))
+            std::thread::spawn(move || t.send(Request::CpuMove))
         };
         std::thread::sleep(Duration::from_millis(100));
         // `01` answers during the search, from the position before the move.
-        assert_eq!(t.cmd("01").unwrap(), before);
+        assert_eq!(text(t.send(Request::Board)), before);
         end(&t);
         let r = cpu.join().unwrap();
-        (r, t0.elapsed(), t.cmd("06").unwrap())
+        (r, t0.elapsed(), text(t.send(Request::LastMove)))
     }
 
     #[test]
@@ -208,7 +230,7 @@ mod tests {
     #[test]
     fn a_stop_plays_the_best_move_so_far() {
         let (r, took, last) = long_search(|t| t.stop_search().unwrap());
-        assert_eq!(r.unwrap(), "OK\n");
+        assert_eq!(text(r), "OK\n");
         assert!(took < Duration::from_secs(5), "{took:?}");
         assert_ne!(last, "NONE\n");
     }

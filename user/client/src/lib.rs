@@ -10,12 +10,14 @@
 //!   process, for hosts without the module and for tests: the same replies, searched on the
 //!   host's [`WallClock`].
 //!
-//! The types are the session layer's own ([`protocol`]): the device parses every line with
-//! the parser whose encoder builds it here. A CPU move (`03`, `08`) blocks in
+//! The request type is the session layer's own: the device parses every line into the
+//! [`Request`] that [`protocol::encode`] writes here, and [`protocol`] holds the decoders of
+//! the replies (none of it is in the module). A CPU move (`03`, `08`) blocks in
 //! [`Transport::send`]; another thread may end it two ways, as on the device:
 //! [`Transport::interrupt`] discards the search and leaves the game unchanged (a signal),
 //! [`Transport::stop_search`] plays the best move found so far (`KGAMES_IOC_STOP_SEARCH`).
-//! [`Transport::cmd`] sends a raw line, for tests of malformed input.
+//! [`Transport::send_raw`] sends a line verbatim, for tests of malformed input and for a line
+//! a person typed that no request parses.
 //!
 //! [`interrupt`] is the signal behind [`Device`]'s interrupt, for any blocking call.
 //!
@@ -37,6 +39,7 @@ pub mod device;
 pub mod in_process;
 pub mod interrupt;
 pub mod network;
+pub mod protocol;
 pub mod response;
 
 use std::io;
@@ -44,21 +47,27 @@ use std::io;
 pub use clock::WallClock;
 pub use device::{Device, Sharing};
 pub use in_process::InProcess;
-pub use kgames_session::protocol::{self, Budget, Request, Status, Word};
+pub use protocol::{Budget, Request, Status, Word};
 pub use response::Response;
 
-/// Where command lines go: a device file or the session layer in this process.
+/// Where requests go: a device file or the session layer in this process.
 ///
-/// `cmd` may run in one thread (the CPU's move) while another calls `interrupt`,
-/// `stop_search` or `cmd("01")` (answered at once from the position before the move).
+/// `send` may run in one thread (the CPU's move) while another calls `interrupt`,
+/// `stop_search` or `send(Request::Board)` (answered at once from the position before the
+/// move).
 pub trait Transport: Send + Sync {
-    /// Sends one raw command line (without `\n`) and returns the whole reply, `\n` included.
-    /// Tools send [`Request`]s with [`Transport::send`]; this is for lines no request makes
-    /// (tests of malformed input).
+    /// Sends one request and returns its whole reply, `\n` included: the way tools talk to a
+    /// device.
     ///
     /// A command ended by [`Transport::interrupt`] fails with
     /// [`io::ErrorKind::Interrupted`], the game unchanged.
-    fn cmd(&self, line: &str) -> io::Result<String>;
+    fn send(&self, request: Request<'_>) -> io::Result<Response>;
+
+    /// Sends one line verbatim (without `\n`), as [`send`](Transport::send) does the line of a
+    /// request. Only for lines no [`Request`] makes: tests of malformed input, and a line a
+    /// person typed that does not parse (the device's answer, `UNKCMD` or `INVFMT`, is what
+    /// they asked to see).
+    fn send_raw(&self, line: &str) -> io::Result<Response>;
 
     /// Interrupts the command in flight in another thread: its search is discarded and the
     /// game left as it was. An interrupt that comes before the command blocks is lost, so a
@@ -72,9 +81,4 @@ pub trait Transport: Send + Sync {
 
     /// What the transport is, for people: `/dev/chess, private game`.
     fn label(&self) -> String;
-
-    /// Sends one request and returns its reply: the way tools talk to a device.
-    fn send(&self, request: Request<'_>) -> io::Result<Response> {
-        self.cmd(&request.to_string()).map(Response::new)
-    }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io;
 
-use kgames_session::protocol::{legal_moves, legal_tiles, Request, Status, Word};
+use crate::protocol::{self, legal_moves, legal_tiles, Request, Status, Word};
 
 /// The whole reply to one [`Request`], `\n` included, with typed views of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,17 +29,17 @@ impl Response {
 
     /// The reply word, if the reply is one (`OK`, `ILLMOVE`, ...).
     pub fn word(&self) -> Option<Word> {
-        Word::parse(&self.text)
+        protocol::parse_word(&self.text)
     }
 
     /// True when the reply is a word that refuses the command (nothing changed).
     pub fn rejected(&self) -> bool {
-        self.word().is_some_and(Word::is_rejection)
+        self.word().is_some_and(protocol::is_rejection)
     }
 
     /// True for the replies of a move that was played: `OK` or a result word.
     pub fn accepted(&self) -> bool {
-        self.word().is_some_and(|w| !w.is_rejection())
+        self.word().is_some_and(|w| !protocol::is_rejection(w))
     }
 
     /// The reply word if it is one of `expected`; otherwise an error that names the request
@@ -47,7 +47,11 @@ impl Response {
     pub fn expect(&self, request: Request<'_>, expected: &[Word]) -> io::Result<Word> {
         match self.word() {
             Some(w) if expected.contains(&w) => Ok(w),
-            _ => Err(io::Error::other(format!("{request}: {:?}", self.text))),
+            _ => Err(io::Error::other(format!(
+                "{}: {:?}",
+                protocol::encode(&request),
+                self.text
+            ))),
         }
     }
 

@@ -17,7 +17,7 @@ use crate::engine::{
     any_legal_move, bestmove_line, search_over, send, Engine, Info, SearchRequest, Setup,
 };
 use crate::timeman::Limit;
-use kgames_client::protocol::LINE_MAX;
+use kgames_client::protocol::{encode, LINE_MAX};
 use kgames_client::{Budget, Request, Response, Sharing, Transport, Word};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -53,7 +53,7 @@ impl Device {
 /// Sends one request and returns its reply.
 fn command(dev: &kgames_client::Device, r: Request<'_>) -> Result<Response, String> {
     dev.send(r)
-        .map_err(|e| format!("{}: {e}", crate::protocol::clip(&r.to_string())))
+        .map_err(|e| format!("{}: {e}", crate::protocol::clip(&encode(&r))))
 }
 
 /// Sends a request that must answer one of the words `ok`.
@@ -306,7 +306,7 @@ mod tests {
         let lines = append_lines(&moves);
         assert!(lines.len() > 1);
         for l in &lines {
-            let line = format!("{}\n", Request::Append(l));
+            let line = format!("{}\n", encode(&Request::Append(l)));
             assert!(line.len() <= LINE_MAX, "{line}");
             assert_eq!(
                 Request::parse(line.trim_end().as_bytes(), |_| true),

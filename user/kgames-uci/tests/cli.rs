@@ -1,30 +1,14 @@
-//! The command lines of kgames-uci and chess-ladder: `--help` (each its own text),
-//! `--version`, and an unknown option refused with the usage and status 2; kgames-uci's
+//! The command line of kgames-uci: `--help`, `--version`, and an unknown option refused with the usage and status 2; kgames-uci's
 //! `--net` refused with a message and status 1 when the file is not a network or the
 //! evaluation is the classic one.
 
 #[test]
-fn every_program_answers_help_version_and_a_bad_option() {
+fn kgames_uci_answers_help_version_and_a_bad_option() {
     kgames_test_support::cli::check_standard_options(
         env!("CARGO_BIN_EXE_kgames-uci"),
         "kgames-uci",
         &["A UCI chess engine", "--host"],
     );
-    kgames_test_support::cli::check_standard_options(
-        env!("CARGO_BIN_EXE_chess-ladder"),
-        "chess-ladder",
-        &["Stockfish's skill levels", "--levels"],
-    );
-}
-
-#[test]
-fn chess_ladder_does_not_call_itself_an_engine() {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_chess-ladder"))
-        .arg("--help")
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(!out.contains("A UCI chess engine"), "{out}");
 }
 
 /// `kgames-uci` with `args`: its status and standard error, with nothing on standard input.

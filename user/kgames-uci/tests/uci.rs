@@ -4,7 +4,7 @@
 use kgames_chess::game::Game;
 use kgames_chess::notation::parse_uci;
 use kgames_chess::position::Position;
-use kgames_uci::client::Client;
+use kgames_test_support::uci::Client;
 use std::time::{Duration, Instant};
 
 /// Long enough for any search these tests start on a loaded machine.

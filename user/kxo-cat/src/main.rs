@@ -26,7 +26,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
-use kgames_kxo::kxo::record::{is_successor, RecordBoard};
+use kgames_kxo::kxo::record::{is_successor, RecordCheck};
 use kgames_uapi::agent::AgentKind;
 use kgames_uapi::ioctl::{KXO_IOC_PAUSE, KXO_IOC_RESTART, KXO_IOC_RESUME, KXO_IOC_STOP};
 use kgames_uapi::load::hundredths;

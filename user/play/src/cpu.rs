@@ -69,11 +69,14 @@ mod tests {
     }
 
     impl Transport for Blocking {
-        fn cmd(&self, _line: &str) -> io::Result<String> {
+        fn send(&self, _request: Request<'_>) -> io::Result<Response> {
             let _inside = self.blocked.enter();
             let mut b = [0u8; 1];
             let mut rx = self.rx.lock().map_err(|_| io::Error::other("poisoned"))?;
-            rx.read(&mut b).map(|_| String::new())
+            rx.read(&mut b).map(|_| Response::new(String::new()))
+        }
+        fn send_raw(&self, _line: &str) -> io::Result<Response> {
+            Err(io::Error::other("no raw lines"))
         }
         fn interrupt(&self) {
             self.blocked.kick();

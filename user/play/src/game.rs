@@ -11,7 +11,7 @@ use crate::cpu::CpuResult;
 use crate::kind::Kind;
 use crate::notation;
 use crate::words;
-use kgames_client::protocol::{Grid, ReversiBoard};
+use kgames_client::protocol::{self, Grid, ReversiBoard};
 use kgames_client::{Budget, Request, Response, Transport, Word};
 
 /// Choices from the command line.
@@ -419,7 +419,7 @@ impl Play {
     fn send(&self, r: Request<'_>) -> Result<Response, String> {
         self.link
             .send(r)
-            .map_err(|e| format!("{}: {r}: {e}", self.link.label()))
+            .map_err(|e| format!("{}: {}: {e}", self.link.label(), protocol::encode(&r)))
     }
 
     /// Sends a command that must answer `OK`.
@@ -427,7 +427,11 @@ impl Play {
         let reply = self.send(r)?;
         match reply.word() {
             Some(Word::Ok) => Ok(()),
-            _ => Err(format!("\"{r}\": {}", words::describe(&reply))),
+            _ => Err(format!(
+                "\"{}\": {}",
+                protocol::encode(&r),
+                words::describe(&reply)
+            )),
         }
     }
 

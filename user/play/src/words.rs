@@ -1,6 +1,7 @@
 //! The device's replies in words: every reply is shown, never hidden, and one that is not a
 //! known word is shown raw.
 
+use kgames_client::protocol::word_name;
 use kgames_client::{Response, Word};
 
 use crate::game::Mover;
@@ -21,7 +22,7 @@ pub fn word(w: Word) -> String {
         Word::Check => "check",
         Word::Mate => "checkmate",
     };
-    format!("{text} ({})", w.name())
+    format!("{text} ({})", word_name(w))
 }
 
 /// The words of a reply: its word in words, or the unexpected reply raw.
@@ -64,8 +65,8 @@ mod tests {
             describe(&reply("BOGUS\n")),
             "the device answered something unexpected: \"BOGUS\\n\""
         );
-        for w in Word::ALL {
-            assert!(word(w) == "ok" || word(w).ends_with(&format!("({})", w.name())));
+        for w in kgames_client::protocol::WORDS {
+            assert!(word(w) == "ok" || word(w).ends_with(&format!("({})", word_name(w))));
         }
     }
 

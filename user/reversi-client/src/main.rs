@@ -10,7 +10,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use kgames_client::protocol::ReversiBoard;
+use kgames_client::protocol::{ends_game, ReversiBoard};
 use kgames_client::{Budget, Device, Request, Sharing, Transport, Word};
 
 /// A classic-protocol reversi client for /dev/reversi: you play X against the kernel's CPU,
@@ -87,7 +87,7 @@ fn run(args: Args) -> io::Result<String> {
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
-        if reply.word().is_some_and(Word::ends_game) {
+        if reply.word().is_some_and(ends_game) {
             let b = board(&c)?;
             show(&b.cells, b.to_move);
             return Ok(reply.text().to_string());

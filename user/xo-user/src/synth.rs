@@ -157,7 +157,7 @@ pub fn recording(spec: Spec) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgames_kxo::kxo::record::is_successor;
+    use kgames_kxo::kxo::record::{is_successor, RecordCheck};
     use std::collections::HashMap;
 
     #[test]

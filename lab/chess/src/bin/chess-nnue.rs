@@ -1,0 +1,170 @@
+//! `chess-nnue`: trains the chess network on `chess-datagen --scores` positions and writes it
+//! in the engine's format (`src/chess/nnue.bin`). Deterministic for its arguments.
+
+use chess_lab::nnue::{agreement, classic_loss, load, loss, train, Model, Train};
+use clap::{Parser, ValueEnum};
+use kgames_chess::nnue::{Activation, Network};
+use std::path::{Path, PathBuf};
+
+/// Trains the chess network (768 -> H) x 2 -> 1 on self-play positions with search scores
+/// and game results, then quantises it to integers for the engine.
+#[derive(Parser, Debug)]
+#[command(name = "chess-nnue", version)]
+struct Args {
+    /// A positions file or a folder of chunk files (chess-datagen --scores); FOLDER:N reads
+    /// only its first N chunk files. Repeatable: read in the order given, the held-out
+    /// positions are the last ones.
+    #[arg(long, required = true, value_name = "PATH[:N]")]
+    data: Vec<String>,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden size H (1-256).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=256))]
+    hidden: u16,
+    /// Output activation.
+    #[arg(long, value_enum, default_value_t = Act::Screlu)]
+    activation: Act,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 10)]
+    epochs: u32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The weight of the search score in the target; the game result has the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Positions held out for validation (the last ones read).
+    #[arg(long, default_value_t = 10_000)]
+    validation: usize,
+    /// Read at most this many positions (68 bytes of memory each; `--mirror` makes its
+    /// images in the batches); the reading stops there, and says so.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_positions: usize,
+    /// Adds every training position mirrored left to right (files a <-> h).
+    #[arg(long)]
+    mirror: bool,
+    /// Threads per batch.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// The seed of the initial weights and of the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The output activation on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Act {
+    /// Clipped ReLU.
+    Crelu,
+    /// Squared clipped ReLU.
+    Screlu,
+}
+
+fn main() {
+    let args = Args::parse();
+    let t0 = std::time::Instant::now();
+    let (mut set, mut positions) = (Vec::new(), Vec::new());
+    for spec in &args.data {
+        let (path, files) = match spec.rsplit_once(':') {
+            Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse().unwrap_or(usize::MAX)),
+            _ => (spec.as_str(), usize::MAX),
+        };
+        let left = args.max_positions.saturating_sub(set.len());
+        match load(Path::new(path), files, left, args.validation) {
+            Ok((s, p)) => {
+                set.extend(s);
+                positions.extend(p);
+            }
+            Err(e) => {
+                eprintln!("chess-nnue: {path}: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+    if set.len() >= args.max_positions {
+        eprintln!(
+            "chess-nnue: read only the first {} positions (--max-positions); the rest of the data is not used",
+            set.len()
+        );
+    }
+    let keep = positions.len().saturating_sub(args.validation);
+    positions.drain(..keep);
+    if set.len() <= args.validation {
+        eprintln!(
+            "chess-nnue: {} positions with scores, need more than --validation {}",
+            set.len(),
+            args.validation
+        );
+        std::process::exit(1);
+    }
+    let held = set.split_off(set.len() - args.validation);
+    let copies = if args.mirror { 2 } else { 1 };
+    eprintln!(
+        "{} training and {} held-out positions read in {:.1} s",
+        copies * set.len(),
+        held.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let activation = match args.activation {
+        Act::Crelu => Activation::ClippedRelu,
+        Act::Screlu => Activation::SquaredClippedRelu,
+    };
+    eprintln!(
+        "the classic evaluation's held-out loss: {:.6}",
+        classic_loss(&positions, &held, args.lambda)
+    );
+    let mut model = Model::new(usize::from(args.hidden), activation, args.seed);
+    let settings = Train {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lambda: args.lambda,
+        threads: args.threads,
+        seed: args.seed,
+        mirror: args.mirror,
+    };
+    let t1 = std::time::Instant::now();
+    let n = copies * set.len();
+    train(&mut model, &set, &settings, |epoch, l, m| {
+        let secs = t1.elapsed().as_secs_f64();
+        eprintln!(
+            "epoch {epoch}: train loss {l:.6}, held-out loss {:.6}, {secs:.0} s ({:.0} positions/s)",
+            loss(m, &held, args.lambda),
+            (n as f64 * f64::from(epoch)) / secs.max(1e-9)
+        );
+    });
+    let bytes = model.quantise();
+    let net = match Network::parse(&bytes) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("chess-nnue: the quantised network is refused: {e}");
+            std::process::exit(1);
+        }
+    };
+    let a = agreement(&model, &net, &positions);
+    eprintln!(
+        "float and integer evaluations on {} held-out positions: mean difference {:.2} cp, \
+         largest {:.1} cp, {} beyond the quantisation bound",
+        a.positions, a.mean, a.worst, a.beyond_bound
+    );
+    if a.beyond_bound > 0 {
+        eprintln!("chess-nnue: the integer network is not the float one: nothing written");
+        std::process::exit(1);
+    }
+    if let Err(e) = std::fs::write(&args.out, &bytes) {
+        eprintln!("chess-nnue: {}: {e}", args.out.display());
+        std::process::exit(1);
+    }
+    eprintln!(
+        "{}: H = {}, {:?}, {} bytes, {:.0} s in all",
+        args.out.display(),
+        net.hidden(),
+        net.activation(),
+        bytes.len(),
+        t0.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,79 @@
+//! Search benchmark: a fixed node budget on a few positions; prints the move, depth, score,
+//! nodes and speed. `cargo run --release -p chess-lab --bin chess_bench -- [nodes
+//! [depth]]`: with a depth, each search stops there (time to depth: pruning changes what a
+//! node costs, so nodes per second alone do not compare two versions). `--nnue` anywhere
+//! evaluates with the built-in network instead of the classic evaluation.
+
+use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
+use kgames_chess::common::text::BufWriter;
+use kgames_chess::game::Game;
+use kgames_chess::nnue::{Accumulator, Network};
+use kgames_chess::notation::write_last_move;
+use kgames_chess::position::Position;
+use kgames_chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
+use std::time::Instant;
+
+const FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+fn main() {
+    let nnue = std::env::args().any(|a| a == "--nnue");
+    let args: Vec<String> = std::env::args().filter(|a| a != "--nnue").collect();
+    let net = if nnue {
+        Some(Network::embedded().expect("the built-in network is valid"))
+    } else {
+        None
+    };
+    let mut accs = vec![Accumulator::EMPTY; 64];
+    let nodes: u64 = args
+        .get(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2_000_000);
+    let mut tt = vec![TtEntry::EMPTY; 1 << 20];
+    let mut plies = vec![Ply::EMPTY; 64];
+    let mut history = Box::new(History::EMPTY);
+    let (mut total_nodes, mut total_us) = (0u64, 0u128);
+    for fen in FENS {
+        let game = Game::from_position(Position::from_fen(fen.as_bytes()).expect("valid FEN"));
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        if let Some(net) = net {
+            ctx.set_nnue(net, &mut accs);
+        }
+        if let Some(d) = args.get(2).and_then(|a| a.parse().ok()) {
+            ctx.set_max_depth(d);
+        }
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(nodes), &mut clock, &mut never);
+        let start = Instant::now();
+        let result = best_move(&game, &mut ctx, &mut meter);
+        let us = start.elapsed().as_micros().max(1);
+        let info = ctx.info();
+        let mut buf = [0u8; 32];
+        let mut w = BufWriter::new(&mut buf);
+        if let SearchResult::Move(m) = result {
+            write_last_move(m, game.position().turn(), &mut w).ok();
+        }
+        println!(
+            "{:<24} depth {:>2} score {:>6} nodes {:>8} {:>6} ms {:>6} knps",
+            String::from_utf8_lossy(w.as_bytes()),
+            info.depth,
+            info.score,
+            info.nodes,
+            us / 1000,
+            u128::from(info.nodes) * 1000 / us
+        );
+        total_nodes += info.nodes;
+        total_us += us;
+    }
+    println!(
+        "total {total_nodes} nodes in {} ms: {} knps",
+        total_us / 1000,
+        u128::from(total_nodes) * 1000 / total_us.max(1)
+    );
+}

@@ -1,0 +1,569 @@
+//! Training the chess network (host only, floating point): the data set (`chess-datagen
+//! --scores` lines as feature lists), the float model of [`kgames_chess::nnue`]'s network,
+//! its training (mini-batch Adam on 2 threads, deterministic for a seed and thread count) and
+//! its quantisation to the engine's byte format.
+
+use crate::data::{parse_line, Result3};
+use kgames_chess::nnue::{
+    feature, net_len, Activation, Network, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
+};
+use kgames_chess::position::Position;
+use kgames_chess::square::{Color, Piece, Role};
+use std::path::Path;
+
+/// The most pieces a position has.
+const MAX_PIECES: usize = 32;
+
+/// One training position: the features of the side to move's perspective (the other side's
+/// follow from them), its score and the game's result. 68 bytes, so that 100 M+
+/// positions fit in memory.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Features of the side to move's perspective (`len` used).
+    us: [u16; MAX_PIECES],
+    len: u8,
+    /// The search's score for the side to move, centipawns.
+    pub score: i16,
+    /// The game's result for the side to move: 0, 1 or 2 halves of a point.
+    pub result: u8,
+}
+
+/// The other perspective's feature of a piece whose feature is `f` from one side: own and
+/// enemy swapped (the halves of the 768), the board mirrored rank 1 <-> rank 8 (see
+/// `kgames_chess::nnue::feature`).
+fn them(f: u16) -> u16 {
+    ((f + 384) % 768) ^ 56
+}
+
+impl Entry {
+    /// The entry of `pos` with the score and result from white's side.
+    pub fn new(pos: &Position, white_cp: i32, result: Result3) -> Entry {
+        let stm = pos.turn();
+        let mut e = Entry {
+            us: [0; MAX_PIECES],
+            len: 0,
+            score: 0,
+            result: 0,
+        };
+        let mut n = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for sq in pos.by_piece(piece) {
+                    if n < MAX_PIECES {
+                        e.us[n] = feature(stm, piece, sq) as u16;
+                        debug_assert_eq!(them(e.us[n]), feature(stm.other(), piece, sq) as u16);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        e.len = n as u8;
+        let white_halves = result.white_halves() as u8;
+        let (cp, halves) = match stm {
+            Color::White => (white_cp, white_halves),
+            Color::Black => (-white_cp, 2 - white_halves),
+        };
+        e.score = cp.clamp(-20_000, 20_000) as i16;
+        e.result = halves;
+        e
+    }
+
+    /// The same position mirrored left to right (files a <-> h): the same evaluation for a
+    /// network that does not see castling rights (the features do not).
+    pub fn mirrored(&self) -> Entry {
+        let mut e = self.clone();
+        for f in e.us.iter_mut() {
+            *f ^= 7;
+        }
+        e
+    }
+
+    /// The features of both perspectives, the side to move's first (`len` of each used).
+    fn features(&self) -> ([u16; MAX_PIECES], [u16; MAX_PIECES], usize) {
+        let mut t = [0; MAX_PIECES];
+        for (t, &f) in t.iter_mut().zip(&self.us) {
+            *t = them(f);
+        }
+        (self.us, t, usize::from(self.len))
+    }
+}
+
+/// Reads the positions of a file or of the first `files` `*.txt` files of a folder (sorted
+/// by name), skipping lines without a score; at most `max` of them. Also returns the last
+/// `last` of them as positions (the held-out set, for the agreement check).
+///
+/// Positions come in file order; [`Train::mirror`] adds their mirror images in training.
+pub fn load(
+    path: &Path,
+    files: usize,
+    max: usize,
+    last: usize,
+) -> std::io::Result<(Vec<Entry>, Vec<Position>)> {
+    let mut paths = Vec::new();
+    if path.is_dir() {
+        for e in std::fs::read_dir(path)? {
+            let p = e?.path();
+            if p.extension().is_some_and(|x| x == "txt") {
+                paths.push(p);
+            }
+        }
+        paths.sort();
+        paths.truncate(files);
+    } else {
+        paths.push(path.to_path_buf());
+    }
+    let mut out = Vec::new();
+    let mut tail = std::collections::VecDeque::with_capacity(last + 1);
+    'files: for f in paths {
+        let text = std::fs::read_to_string(&f)?;
+        for line in text.lines() {
+            if out.len() >= max {
+                break 'files;
+            }
+            let Some(s) = parse_line(line) else { continue };
+            let (Some(cp), Ok(pos)) = (s.score, Position::from_fen(s.fen.as_bytes())) else {
+                continue;
+            };
+            out.push(Entry::new(&pos, cp, s.result));
+            tail.push_back(pos);
+            if tail.len() > last {
+                tail.pop_front();
+            }
+        }
+    }
+    Ok((out, tail.into()))
+}
+
+/// The float network: `(768 -> H) x 2 -> 1`.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// Hidden size.
+    pub hidden: usize,
+    /// Output activation.
+    pub activation: Activation,
+    /// Feature weights, feature-major (`INPUTS x hidden`).
+    pub w1: Vec<f32>,
+    /// Feature biases.
+    pub b1: Vec<f32>,
+    /// Output weights (`2 x hidden`: side to move, other side).
+    pub w2: Vec<f32>,
+    /// Output bias.
+    pub b2: f32,
+}
+
+/// The float feature weight limit matching [`MAX_FT`].
+pub fn clip_ft() -> f32 {
+    MAX_FT as f32 / QA as f32
+}
+
+/// The float output weight limit (quantised weights fit i16).
+pub fn clip_out() -> f32 {
+    32_000.0 / QB as f32
+}
+
+fn act(a: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match a {
+        Activation::ClippedRelu => c,
+        Activation::SquaredClippedRelu => c * c,
+    }
+}
+
+fn act_grad(a: Activation, x: f32) -> f32 {
+    if x <= 0.0 || x >= 1.0 {
+        return 0.0;
+    }
+    match a {
+        Activation::ClippedRelu => 1.0,
+        Activation::SquaredClippedRelu => 2.0 * x,
+    }
+}
+
+/// A small deterministic generator for initialisation and shuffling (the engines' SplitMix64).
+struct SplitMix(kgames_common::rng::Rng);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+
+    /// Uniform in -1..1.
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    }
+}
+
+impl Model {
+    /// A model with small random weights.
+    pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
+        let mut rng = SplitMix(kgames_common::rng::Rng::new(seed));
+        let s1 = (1.0 / 32.0f32).sqrt();
+        let s2 = (1.0 / hidden as f32).sqrt();
+        Model {
+            hidden,
+            activation,
+            w1: (0..INPUTS * hidden).map(|_| rng.unit() * s1).collect(),
+            b1: (0..hidden).map(|_| rng.unit() * 0.1 + 0.1).collect(),
+            w2: (0..2 * hidden).map(|_| rng.unit() * s2).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, feats: &[u16], acc: &mut [f32]) {
+        acc.copy_from_slice(&self.b1);
+        for &f in feats {
+            let col = &self.w1[usize::from(f) * self.hidden..][..self.hidden];
+            for (a, w) in acc.iter_mut().zip(col) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The float output (centipawns / [`SCALE`]) of an entry.
+    pub fn forward(&self, e: &Entry) -> f32 {
+        let (a_us, a_them) = self.hidden_sums(e);
+        self.output(&a_us, &a_them)
+    }
+
+    /// The accumulators of both perspectives, the side to move's first.
+    fn hidden_sums(&self, e: &Entry) -> (Vec<f32>, Vec<f32>) {
+        let (us, them, n) = e.features();
+        let (mut a_us, mut a_them) = (vec![0.0; self.hidden], vec![0.0; self.hidden]);
+        self.accumulate(&us[..n], &mut a_us);
+        self.accumulate(&them[..n], &mut a_them);
+        (a_us, a_them)
+    }
+
+    fn output(&self, a_us: &[f32], a_them: &[f32]) -> f32 {
+        let h = self.hidden;
+        let mut out = self.b2;
+        for i in 0..h {
+            out += act(self.activation, a_us[i]) * self.w2[i];
+            out += act(self.activation, a_them[i]) * self.w2[h + i];
+        }
+        out
+    }
+
+    /// How far, at most, the integer network can be from this model on `e`, in centipawns:
+    /// each accumulator value is off by at most (pieces + 1) / (2 QA) (rounded weights and
+    /// bias), which the activation passes on at most times its slope (1, or 2x + error for
+    /// the square), weighted by the output weight; each output weight is off by at most
+    /// 1 / (2 QB), the bias by 1 / (2 QA QB); plus 2 cp for the integer divisions.
+    pub fn quantisation_bound(&self, e: &Entry) -> f32 {
+        let h = self.hidden;
+        let (a_us, a_them) = self.hidden_sums(e);
+        let da = (f32::from(e.len) + 1.0) * 0.5 / QA as f32;
+        let mut bound = 0.5 / (QA * QB) as f32;
+        for (side, acc) in [&a_us, &a_them].into_iter().enumerate() {
+            for (i, &x) in acc.iter().enumerate() {
+                let c = x.clamp(0.0, 1.0);
+                let slope = match self.activation {
+                    Activation::ClippedRelu => da,
+                    Activation::SquaredClippedRelu => 2.0 * c * da + da * da,
+                };
+                let w = self.w2[side * h + i].abs() + 0.5 / QB as f32;
+                bound += w * slope + act(self.activation, c) * 0.5 / QB as f32;
+            }
+        }
+        bound * SCALE as f32 + 2.0
+    }
+
+    /// The float model's score in centipawns for the side to move.
+    pub fn centipawns(&self, e: &Entry) -> f32 {
+        self.forward(e) * SCALE as f32
+    }
+
+    /// The engine's byte format (see [`kgames_chess::nnue`]).
+    pub fn quantise(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(net_len(self.hidden));
+        b.extend_from_slice(&MAGIC);
+        b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
+        b.push(match self.activation {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        });
+        b.push(0);
+        let q = |x: f32, scale: i32, lim: i32| -> i16 {
+            ((x * scale as f32).round() as i32).clamp(-lim, lim) as i16
+        };
+        for &w in self.w1.iter().chain(&self.b1) {
+            b.extend_from_slice(&q(w, QA, MAX_FT).to_le_bytes());
+        }
+        for &w in &self.w2 {
+            b.extend_from_slice(&q(w, QB, 32_767).to_le_bytes());
+        }
+        let bias = (self.b2 * (QA * QB) as f32).round() as i32;
+        b.extend_from_slice(&bias.to_le_bytes());
+        b
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Train {
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's learning rate at the start (divided by 10 for the last quarter of the epochs).
+    pub lr: f32,
+    /// The weight of the search score in the target (the game result has the rest).
+    pub lambda: f32,
+    /// Worker threads per batch.
+    pub threads: usize,
+    /// The seed of the shuffle.
+    pub seed: u64,
+    /// Also trains on every position mirrored left to right (files a <-> h), made as the
+    /// batches are: the set is shuffled as if the mirror images followed it.
+    pub mirror: bool,
+}
+
+/// The target of an entry: `lambda * sigmoid(score / 400) + (1 - lambda) * result`.
+pub fn target(e: &Entry, lambda: f32) -> f32 {
+    let s = 1.0 / (1.0 + (-f32::from(e.score) / SCALE as f32).exp());
+    lambda * s + (1.0 - lambda) * f32::from(e.result) / 2.0
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The gradients of one batch part.
+struct Grad {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn new(h: usize) -> Grad {
+        Grad {
+            w1: vec![0.0; INPUTS * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; 2 * h],
+            b2: 0.0,
+            loss: 0.0,
+        }
+    }
+}
+
+fn backprop(m: &Model, batch: &[Entry], lambda: f32, g: &mut Grad) {
+    let h = m.hidden;
+    let (mut a_us, mut a_them) = (vec![0.0f32; h], vec![0.0f32; h]);
+    let mut d = vec![0.0f32; h];
+    g.w1.iter_mut().for_each(|x| *x = 0.0);
+    g.b1.iter_mut().for_each(|x| *x = 0.0);
+    g.w2.iter_mut().for_each(|x| *x = 0.0);
+    g.b2 = 0.0;
+    g.loss = 0.0;
+    for e in batch {
+        let (us, them, n) = e.features();
+        let (us, them) = (&us[..n], &them[..n]);
+        m.accumulate(us, &mut a_us);
+        m.accumulate(them, &mut a_them);
+        let p = sigmoid(m.output(&a_us, &a_them));
+        let t = target(e, lambda);
+        g.loss += f64::from((p - t) * (p - t));
+        let go = 2.0 * (p - t) * p * (1.0 - p);
+        g.b2 += go;
+        for (side, (acc, feats)) in [(&a_us, us), (&a_them, them)].into_iter().enumerate() {
+            let w2 = &m.w2[side * h..][..h];
+            let gw2 = &mut g.w2[side * h..][..h];
+            for i in 0..h {
+                gw2[i] += go * act(m.activation, acc[i]);
+                d[i] = go * w2[i] * act_grad(m.activation, acc[i]);
+            }
+            for (b, x) in g.b1.iter_mut().zip(&d) {
+                *b += x;
+            }
+            for &f in feats {
+                let col = &mut g.w1[usize::from(f) * h..][..h];
+                for (c, x) in col.iter_mut().zip(&d) {
+                    *c += x;
+                }
+            }
+        }
+    }
+}
+
+/// Adam's moment estimates for one parameter vector.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32, t: i32, clip: f32) {
+        let (b1, b2) = (0.9f32, 0.999f32);
+        let c1 = 1.0 - b1.powi(t);
+        let c2 = 1.0 - b2.powi(t);
+        for i in 0..w.len() {
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g[i];
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g[i] * g[i];
+            let step = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+            w[i] = (w[i] - step).clamp(-clip, clip);
+        }
+    }
+}
+
+/// The loss of the classic evaluation on `positions` with the targets of `set` (the same
+/// positions, in the same order): what the network has to beat.
+pub fn classic_loss(positions: &[Position], set: &[Entry], lambda: f32) -> f64 {
+    let n = positions.len().min(set.len());
+    let sum: f64 = positions
+        .iter()
+        .zip(set)
+        .map(|(p, e)| {
+            let cp = kgames_chess::eval::evaluate(p) as f32;
+            let d = sigmoid(cp / SCALE as f32) - target(e, lambda);
+            f64::from(d * d)
+        })
+        .sum();
+    sum / n.max(1) as f64
+}
+
+/// The mean squared error of `model` on `set` (the training loss without the step).
+pub fn loss(model: &Model, set: &[Entry], lambda: f32) -> f64 {
+    if set.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = set
+        .iter()
+        .map(|e| {
+            let d = sigmoid(model.forward(e)) - target(e, lambda);
+            f64::from(d * d)
+        })
+        .sum();
+    sum / set.len() as f64
+}
+
+/// Trains `model` on `set`; `report(epoch, train_loss, model)` after each epoch.
+pub fn train(
+    model: &mut Model,
+    set: &[Entry],
+    t: &Train,
+    mut report: impl FnMut(u32, f64, &Model),
+) {
+    let h = model.hidden;
+    let threads = t.threads.max(1);
+    let n = set.len();
+    let total_len = if t.mirror { 2 * n } else { n };
+    // Indices are u32: 2^32 entries would be 2^31 positions and their images, 146 GB.
+    assert!(u32::try_from(total_len).is_ok(), "fewer than 2^32 entries");
+    let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
+    let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
+    let (mut aw1, mut ab1, mut aw2, mut ab2) = (
+        Adam::new(INPUTS * h),
+        Adam::new(h),
+        Adam::new(2 * h),
+        Adam::new(1),
+    );
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(h)).collect();
+    let mut total = Grad::new(h);
+    let mut step = 0;
+    for epoch in 1..=t.epochs {
+        for i in (1..order.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let lr = if epoch > t.epochs - t.epochs / 4 {
+            t.lr / 10.0
+        } else {
+            t.lr
+        };
+        let mut epoch_loss = 0.0;
+        for chunk in order.chunks(t.batch.max(1)) {
+            let batch: Vec<Entry> = chunk
+                .iter()
+                .map(|&i| match set.get(i as usize) {
+                    Some(e) => e.clone(),
+                    None => set[i as usize - n].mirrored(),
+                })
+                .collect();
+            let part = batch.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                for (g, b) in grads.iter_mut().zip(batch.chunks(part.max(1))) {
+                    let m = &*model;
+                    s.spawn(move || backprop(m, b, t.lambda, g));
+                }
+            });
+            total.w1.iter_mut().for_each(|x| *x = 0.0);
+            total.b1.iter_mut().for_each(|x| *x = 0.0);
+            total.w2.iter_mut().for_each(|x| *x = 0.0);
+            total.b2 = 0.0;
+            let used = batch.chunks(part.max(1)).count();
+            for g in grads.iter().take(used) {
+                for (a, b) in total.w1.iter_mut().zip(&g.w1) {
+                    *a += b;
+                }
+                for (a, b) in total.b1.iter_mut().zip(&g.b1) {
+                    *a += b;
+                }
+                for (a, b) in total.w2.iter_mut().zip(&g.w2) {
+                    *a += b;
+                }
+                total.b2 += g.b2;
+                epoch_loss += g.loss;
+            }
+            let n = batch.len() as f32;
+            let scale = |v: &mut Vec<f32>| v.iter_mut().for_each(|x| *x /= n);
+            scale(&mut total.w1);
+            scale(&mut total.b1);
+            scale(&mut total.w2);
+            step += 1;
+            aw1.step(&mut model.w1, &total.w1, lr, step, clip_ft());
+            ab1.step(&mut model.b1, &total.b1, lr, step, clip_ft());
+            aw2.step(&mut model.w2, &total.w2, lr, step, clip_out());
+            let mut b2 = [model.b2];
+            ab2.step(&mut b2, &[total.b2 / n], lr, step, 100.0);
+            model.b2 = b2[0];
+        }
+        report(epoch, epoch_loss / total_len.max(1) as f64, model);
+    }
+}
+
+/// How the integer network `net` compares with the float `model` on `positions`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Agreement {
+    /// Positions compared.
+    pub positions: usize,
+    /// The mean absolute difference in centipawns.
+    pub mean: f64,
+    /// The largest absolute difference.
+    pub worst: f64,
+    /// Positions where the difference exceeds [`Model::quantisation_bound`].
+    pub beyond_bound: usize,
+}
+
+/// Compares the integer network `net` with the float `model` on `positions` (evaluations
+/// beyond the engine's clamp, +-20000 cp, left out).
+pub fn agreement(model: &Model, net: &Network<'_>, positions: &[Position]) -> Agreement {
+    let mut a = Agreement::default();
+    let mut sum = 0.0f64;
+    for pos in positions {
+        let e = Entry::new(pos, 0, Result3::Draw);
+        let float = f64::from(model.centipawns(&e));
+        if float.abs() > 19_000.0 {
+            continue;
+        }
+        let d = (float - f64::from(net.evaluate_position(pos))).abs();
+        sum += d;
+        a.worst = a.worst.max(d);
+        a.positions += 1;
+        if d > f64::from(model.quantisation_bound(&e)) {
+            a.beyond_bound += 1;
+        }
+    }
+    a.mean = sum / a.positions.max(1) as f64;
+    a
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `make chess-net`: regenerates the chess network from nothing, the way a shipped
+# src/chess/nnue.bin is made: self-play data, training, quantisation.
+#
+#   lab/scripts/chess-net.sh            data + training into out/chess-net/, compare with the shipped file
+#   lab/scripts/chess-net.sh --install  and copy the result over src/chess/nnue.bin
+#   lab/scripts/chess-net.sh --smoke    a tiny run (8 games, 2 epochs) that checks the pipeline
+#                                       end to end: the network loads and plays (make check)
+#
+# The data: SETS, each NODES:SEED:GAMES[:REV], is chess-datagen --scores at NODES nodes a move
+# from 8 random plies, GAMES games from seed SEED, in chunk files of 50 games under
+# ~/.cache/kgames/nnue/data-nNODES-sSEED[-REV]; with REV, the games are the network's own:
+# src/chess/nnue.bin as of the git revision REV plays them (--net), else the classic
+# evaluation. Data generation is resumable: a stopped run continues when the command is run
+# again, and chunks already made are kept. Then chess-nnue trains H=HIDDEN with ACTIVATION
+# for EPOCHS epochs (seed 1, positions mirrored left to right) on the sets in order (the
+# held-out positions are the last set's last ones). Node budgets make the games independent
+# of the machine's speed (the generator runs 2 threads; a chunk's bytes do not depend on
+# them), though not of the search's code: a search change since the data was made changes
+# the games. The trainer is deterministic for its thread count (THREADS, 2 for the shipped
+# network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. scripts/lib.sh
+mode=${1:-}
+SETS=${SETS:-"250:5000001:735750:d3dc0847 250:6000001:700000:83520ce7"}
+HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
+validation=10000 batch=4096 chunk=50
+if [ "$mode" = --smoke ]; then
+    SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    out=out/chess-net-smoke data=out/chess-net-smoke
+    rm -rf "$out"
+else
+    out=out/chess-net data=$KGAMES_CACHE/nnue
+fi
+mkdir -p "$out" "$data"
+cargo build --manifest-path lab/Cargo.toml --release -q -p chess-lab --bin chess-datagen --bin chess-nnue
+bin=${CARGO_TARGET_DIR:-lab/target}/release
+t0=$(date +%s)
+sources=()
+for set in $SETS; do
+    IFS=: read -r nodes seed games rev <<<"$set"
+    dir=$data/data-n$nodes-s$seed${rev:+-$rev}
+    net=()
+    if [ -n "$rev" ]; then
+        git show "$rev:src/chess/nnue.bin" >"$out/nnue-$rev.bin"
+        net=(--net "$out/nnue-$rev.bin")
+    fi
+    "$bin/chess-datagen" --games "$games" --chunk-games "$chunk" --nodes "$nodes" --seed "$seed" \
+        --scores --threads 2 --dir "$dir" "${net[@]}"
+    sources+=(--data "$dir:$(( (games + chunk - 1) / chunk ))")
+done
+t1=$(date +%s)
+"$bin/chess-nnue" "${sources[@]}" --hidden "$HIDDEN" --mirror \
+    --activation "$ACTIVATION" --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" \
+    --threads "$THREADS" --validation "$validation" --seed 1 --out "$out/nnue.bin"
+t2=$(date +%s)
+echo "chess-net: data $((t1 - t0)) s, training $((t2 - t1)) s"
+if [ "$mode" = --smoke ]; then
+    # The network loads into the engine and plays a move with it.
+    cargo build --release -q -p kgames-uci --bin kgames-uci
+    reply=$(printf 'position startpos moves e2e4\ngo nodes 2000\n' |
+        "${CARGO_TARGET_DIR:-target}/release/kgames-uci" --host --eval nnue --net "$out/nnue.bin")
+    grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$reply" || {
+        echo "chess-net: the smoke network did not play: $reply" >&2; exit 1; }
+    echo "chess-net: the smoke network plays $(grep '^bestmove' <<<"$reply")"
+    exit 0
+fi
+install_or_compare "$mode" "$out/nnue.bin" src/chess/nnue.bin "chess network"

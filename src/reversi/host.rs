@@ -1,0 +1,132 @@
+//! Host only: what the tools and tests use and `kgames.ko` never runs (the one `not(MODULE)`
+//! gate in `mod.rs` leaves it out of the module): the exact solver's entry point ([`solve`],
+//! for the FFO tests and benchmarks; the CPU player solves through
+//! [`best_move`](super::search::best_move)), the parsers of a square name and of the `01`
+//! board, a move's legality and a finished game's score as the tools ask for them, and the
+//! weights' mirror map of the trainer. The crate root re-exports [`solve`] and [`Solution`];
+//! [`notation`](super::notation) re-exports [`parse_square`], [`pattern`](super::pattern)
+//! [`mirror`].
+
+use super::bitboard;
+use super::bitboard::square_bit;
+use super::notation::{parse_cells, BOARD_LEN};
+use super::pattern::{OFFSETS, PATTERNS};
+use super::position::{final_score, Color, Position};
+use super::search::{Mode, RootMoves, SearchContext, Searcher, INF};
+use crate::common::budget::{Meter, SearchEnd};
+
+/// Parses a square name: exactly two bytes, a lower-case column `a`-`h` then a row `1`-`8`.
+pub fn parse_square(s: &[u8]) -> Option<u8> {
+    match *s {
+        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((r - b'1') * 8 + (c - b'a')),
+        _ => None,
+    }
+}
+
+/// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
+const GUESS_DEPTH: u8 = 6;
+
+/// An exact solution of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Final disc difference for the side to move, empties to the winner.
+    pub score: i32,
+    /// A best move, `None` when the side to move must pass or the game is over.
+    pub best: Option<u8>,
+}
+
+/// Solves `pos` exactly (win/loss/draw first, then the exact score).
+///
+/// `Err(SearchEnd)` when the budget ran out or an interrupt came first. The recursion is as deep
+/// as the number of empties (plus passes): callers with a small stack should only solve
+/// positions with at most [`MAX_SOLVE_EMPTIES`](super::search::MAX_SOLVE_EMPTIES) empties.
+pub fn solve(
+    pos: &Position,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+) -> Result<Solution, SearchEnd> {
+    let (mut me, mut opp) = (pos.mover(), pos.opponent());
+    let mut sign = 1;
+    let mut moves = bitboard::moves(me, opp);
+    if moves == 0 {
+        let replies = bitboard::moves(opp, me);
+        if replies == 0 {
+            return Ok(Solution {
+                score: final_score(me, opp),
+                best: None,
+            });
+        }
+        // Forced pass: solve for the opponent and negate.
+        (me, opp, moves, sign) = (opp, me, replies, -1);
+    }
+    let mut root = RootMoves::new(me, opp, moves);
+    let mut s = Searcher::new(ctx, meter);
+    // A short midgame deepening orders the root moves and guesses the score.
+    let mut guess = 0;
+    for depth in 1..=GUESS_DEPTH {
+        let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth, 0), -INF, INF);
+        if !r.complete {
+            break;
+        }
+        guess = r.best;
+    }
+    match s.solve_root(me, opp, &mut root, guess) {
+        Some((score, sq, true)) => Ok(Solution {
+            score: sign * score,
+            best: (sign == 1).then_some(sq),
+        }),
+        _ => Err(meter.stopped().unwrap_or(SearchEnd::OutOfBudget)),
+    }
+}
+
+impl Position {
+    /// True when `sq` is a legal move of the side to move.
+    pub fn is_legal(&self, sq: u8) -> bool {
+        sq < 64 && self.legal_moves() & square_bit(sq) != 0
+    }
+
+    /// The final score for the side to move with the empty squares given to the winner (the
+    /// FFO convention): `mine - theirs`, plus the empties if mine is larger, minus them if
+    /// smaller. Range -64..=64.
+    pub fn final_score(&self) -> i32 {
+        final_score(self.mover(), self.opponent())
+    }
+
+    /// Parses a 67-byte `01` board (for clients and tests); strict like
+    /// [`parse_setup`](Self::parse_setup).
+    pub fn parse_board(s: &[u8]) -> Option<Position> {
+        if s.len() != BOARD_LEN || s.get(64) != Some(&b'\t') || s.get(66) != Some(&b'\n') {
+            return None;
+        }
+        let (x, o) = parse_cells(s.get(..64)?)?;
+        let side = Color::from_letter(*s.get(65)?)?;
+        Position::from_bitboards(x, o, side)
+    }
+}
+
+/// The index (within a phase) of the same configuration read in the other order that the
+/// pattern's own symmetry allows: reversed for lines and diagonals, transposed for the 3x3
+/// corner; mobility entries are their own mirror. Training ties each weight to its mirror, so
+/// that the evaluation is symmetric under the eight symmetries of the board.
+pub fn mirror(i: usize) -> usize {
+    let Some(t) = (0..PATTERNS.len()).find(|&t| OFFSETS[t] <= i && i < OFFSETS[t + 1]) else {
+        return i;
+    };
+    let n = PATTERNS[t].len();
+    let mut digits = [0usize; 9];
+    let mut local = i - OFFSETS[t];
+    for k in (0..n).rev() {
+        digits[k] = local % 3;
+        local /= 3;
+    }
+    let mut out = 0;
+    for k in 0..n {
+        let from = if t == 1 {
+            (k % 3) * 3 + k / 3
+        } else {
+            n - 1 - k
+        };
+        out = out * 3 + digits[from];
+    }
+    OFFSETS[t] + out
+}
