@@ -93,10 +93,23 @@ host() {
         cargo_tests lab "$m/lab" out/cargo-test-lab.log
     # The reversi match tool's smoke run: 4 games at 2000 nodes per move (seconds).
     run "lab: reversi match smoke run" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" cargo run -q --profile test -p reversi-lab --bin reversi_match -- 4 N2000
+    # The reversi data generator in small: 2 chunks of 2 games, then again (nothing to do).
+    rm -rf out/datagen-smoke
+    run "lab: reversi data generator smoke run (2 chunks, then resumed with none left)" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" \
+        cargo run -q --profile test -p reversi-lab --bin reversi_datagen -- --dir "$repo/out/datagen-smoke" --games 4 --chunk-games 2 --nodes 2000 --exact 10
+    run "lab: the data generator's chunks are there, 20 bytes a position" datagen_chunks
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
     run "lab: chess network smoke run (make chess-net in small: data, training, a move)" bash lab/scripts/chess-net.sh --smoke
     exec 8>&-
     unset CARGO_TARGET_DIR
+}
+# The smoke run's two chunk files, each a whole number of 20-byte records.
+datagen_chunks() {
+    local f n=0
+    for f in out/datagen-smoke/chunk-0000[01].bin; do
+        [ -s "$f" ] && [ $(( $(stat -c %s "$f") % 20 )) = 0 ] && n=$((n + 1))
+    done
+    [ "$n" = 2 ]
 }
 # cargo_tests NAME DIR LOG: `cargo test --workspace` in DIR, each test counted.
 cargo_tests() {
