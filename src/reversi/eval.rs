@@ -42,6 +42,10 @@ pub enum EvalKind {
     /// The hand-tuned classic evaluation.
     #[cfg(not(MODULE))]
     Classic,
+    /// The pattern evaluation with other weights than the embedded ones (host only: a set
+    /// being tried against the shipped one), in `weights.bin`'s layout without its magic.
+    #[cfg(not(MODULE))]
+    Weights(&'static [i16]),
 }
 
 impl EvalKind {
@@ -52,6 +56,8 @@ impl EvalKind {
             EvalKind::Pattern => super::pattern::evaluate(me, opp),
             #[cfg(not(MODULE))]
             EvalKind::Classic => super::classic::evaluate(me, opp),
+            #[cfg(not(MODULE))]
+            EvalKind::Weights(w) => super::host::evaluate_with(w, me, opp),
         }
     }
 }

@@ -3,7 +3,8 @@
 //! for the FFO tests and benchmarks; the CPU player solves through
 //! [`best_move`](super::search::best_move)), the parsers of a square name and of the `01`
 //! board, a move's legality and a finished game's score as the tools ask for them, and the
-//! weights' mirror map of the trainer. The crate root re-exports [`solve`] and [`Solution`];
+//! weights' mirror map of the trainer, and the pattern evaluation with a weight set read at
+//! run time ([`evaluate_with`], [`parse_weights`]), for matches between weight sets. The crate root re-exports [`solve`] and [`Solution`];
 //! [`notation`](super::notation) re-exports [`parse_square`], [`pattern`](super::pattern)
 //! [`mirror`].
 
@@ -14,6 +15,32 @@ use super::pattern::{OFFSETS, PATTERNS};
 use super::position::{final_score, Color, Position};
 use super::search::{Mode, RootMoves, SearchContext, Searcher, INF};
 use crate::common::budget::{Meter, SearchEnd};
+
+/// The magic of a weights file (`weights.bin`'s first 8 bytes).
+pub const WEIGHTS_MAGIC: &[u8; 8] = b"KGRPAT01";
+
+/// The weights of a file in `weights.bin`'s format into `out` (which must hold
+/// [`WEIGHTS`](super::pattern::WEIGHTS)); false when the magic or the length is wrong.
+pub fn parse_weights(blob: &[u8], out: &mut [i16]) -> bool {
+    let Some(body) = blob.strip_prefix(WEIGHTS_MAGIC) else {
+        return false;
+    };
+    if body.len() != 2 * super::pattern::WEIGHTS || out.len() != super::pattern::WEIGHTS {
+        return false;
+    }
+    for (w, b) in out.iter_mut().zip(body.chunks_exact(2)) {
+        if let &[lo, hi] = b {
+            *w = i16::from_le_bytes([lo, hi]);
+        }
+    }
+    true
+}
+
+/// The pattern evaluation of `me` to move against `opp` with the weights `weights`
+/// ([`parse_weights`]'s layout; missing entries count 0).
+pub fn evaluate_with(weights: &[i16], me: bitboard::Bitboard, opp: bitboard::Bitboard) -> i32 {
+    super::pattern::evaluate_by(|i| weights.get(i).map_or(0, |&w| i32::from(w)), me, opp)
+}
 
 /// Parses a square name: exactly two bytes, a lower-case column `a`-`h` then a row `1`-`8`.
 pub fn parse_square(s: &[u8]) -> Option<u8> {
@@ -129,4 +156,44 @@ pub fn mirror(i: usize) -> usize {
         out = out * 3 + digits[from];
     }
     OFFSETS[t] + out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reversi::pattern::{self, WEIGHTS};
+
+    #[test]
+    fn weights_read_at_run_time_evaluate_as_the_embedded_ones() {
+        extern crate std;
+        use std::vec;
+        let mut w = vec![0i16; WEIGHTS];
+        assert!(parse_weights(include_bytes!("weights.bin"), &mut w));
+        // Every position two to four plies from the start, and their sides swapped.
+        let mut seen = 0;
+        let mut check = |p: &Position| {
+            let (me, opp) = (p.mover(), p.opponent());
+            assert_eq!(evaluate_with(&w, me, opp), pattern::evaluate(me, opp));
+            assert_eq!(evaluate_with(&w, opp, me), pattern::evaluate(opp, me));
+            seen += 1;
+        };
+        let start = Position::start();
+        for a in bitboard::Squares(start.legal_moves()) {
+            let p1 = start.play(a).unwrap();
+            for b in bitboard::Squares(p1.legal_moves()) {
+                let p2 = p1.play(b).unwrap();
+                check(&p2);
+                for c in bitboard::Squares(p2.legal_moves()) {
+                    check(&p2.play(c).unwrap());
+                }
+            }
+        }
+        assert!(seen > 50, "{seen}");
+        // A wrong magic, a short file and a wrong destination size are refused.
+        let mut bad = include_bytes!("weights.bin").to_vec();
+        bad[0] = b'X';
+        assert!(!parse_weights(&bad, &mut w));
+        assert!(!parse_weights(&bad[..100], &mut w));
+        assert!(!parse_weights(include_bytes!("weights.bin"), &mut w[..10]));
+    }
 }

@@ -306,6 +306,13 @@ fn weight(i: usize) -> i32 {
 
 /// The pattern evaluation of `me` to move against `opp`.
 pub fn evaluate(me: Bitboard, opp: Bitboard) -> i32 {
+    evaluate_by(weight, me, opp)
+}
+
+/// The pattern evaluation with the weights `weight(i)` (the embedded ones, or on the host a
+/// set being tried).
+#[inline(always)]
+pub(super) fn evaluate_by(weight: impl Fn(usize) -> i32, me: Bitboard, opp: Bitboard) -> i32 {
     let mut f = [0u32; FEATURES];
     let base = features(me, opp, &mut f) * PHASE_WEIGHTS;
     let mut sum = 0i32;
@@ -315,9 +322,9 @@ pub fn evaluate(me: Bitboard, opp: Bitboard) -> i32 {
     sum.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
-// Training ties each weight to its mirror (host only).
+// Training ties each weight to its mirror; weight sets read at run time (host only).
 #[cfg(not(MODULE))]
-pub use super::host::mirror;
+pub use super::host::{evaluate_with, mirror, parse_weights, WEIGHTS_MAGIC};
 
 #[cfg(test)]
 mod tests {

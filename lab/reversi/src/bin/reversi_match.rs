@@ -1,8 +1,10 @@
-//! A match between two versions of the engine at equal budgets: the learned pattern
-//! evaluation (A) against the classic hand-made one (B), same search otherwise.
+//! A match between two versions of the engine at equal budgets: by default the learned
+//! pattern evaluation (A) against the classic hand-made one (B), same search otherwise; or
+//! any two of the shipped weights (`pattern`), the classic evaluation (`classic`) and a
+//! weights file in `weights.bin`'s format (a path), such as a new set against the shipped one.
 //!
 //! `reversi_match [games, default 400] [ms per move, default 100 | N<nodes>] [seed, default 1]
-//! [threads, default 1]`
+//! [threads, default 1] [A, default pattern] [B, default classic]`
 //!
 //! Each opening (4-8 random plies from the seed) is played twice, colours swapped. Each
 //! engine clears its own 2^16-entry table before every move (as the module does). Prints
@@ -13,6 +15,7 @@ use kgames_reversi::bitboard::Squares;
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt};
 use kgames_reversi::common::rng::Rng;
 use kgames_reversi::eval::EvalKind;
+use kgames_reversi::pattern;
 use kgames_reversi::search::Outcome;
 use kgames_reversi::{best_move, Color, Position, SearchContext, TtEntry};
 use reversi_lab::{summary, WallClock};
@@ -35,17 +38,41 @@ fn opening(rng: &mut Rng) -> Position {
     }
 }
 
-/// Plays one game from `p`; A plays `a_color`. Returns A's final disc difference.
-fn game(mut p: Position, a_color: Color, budget: Budget, tt: &mut [TtEntry]) -> i32 {
+/// An evaluation named on the command line: `pattern`, `classic` or a weights file (read and
+/// kept for the whole run).
+fn eval_arg(name: &str) -> Result<EvalKind, String> {
+    match name {
+        "pattern" => Ok(EvalKind::Pattern),
+        "classic" => Ok(EvalKind::Classic),
+        path => {
+            let blob = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let mut w = vec![0i16; pattern::WEIGHTS];
+            if !pattern::parse_weights(&blob, &mut w) {
+                return Err(format!("{path}: not a weights file (weights.bin's format)"));
+            }
+            Ok(EvalKind::Weights(Vec::leak(w)))
+        }
+    }
+}
+
+/// Plays one game from `p`; A plays `a_color` with `evals.0`, B `evals.1`. Returns A's
+/// final disc difference.
+fn game(
+    mut p: Position,
+    a_color: Color,
+    budget: Budget,
+    evals: (EvalKind, EvalKind),
+    tt: &mut [TtEntry],
+) -> i32 {
     while !p.is_over() {
         if p.legal_moves() == 0 {
             p = p.pass().expect("no move");
             continue;
         }
         let eval = if p.side_to_move() == a_color {
-            EvalKind::Pattern
+            evals.0
         } else {
-            EvalKind::Classic
+            evals.1
         };
         let mut ctx = SearchContext::new(tt);
         ctx.clear();
@@ -75,8 +102,19 @@ fn main() {
     };
     let seed: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
     let threads: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
+    let (a_name, b_name) = (
+        args.get(4).map_or("pattern", String::as_str),
+        args.get(5).map_or("classic", String::as_str),
+    );
+    let evals = match (eval_arg(a_name), eval_arg(b_name)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("reversi_match: {e}");
+            std::process::exit(1);
+        }
+    };
     println!(
-        "A = pattern evaluation, B = classic evaluation: {games} games, {budget:?} per move, \
+        "A = {a_name}, B = {b_name}: {games} games, {budget:?} per move, \
          openings of 4-8 random plies (seed {seed}), colours swapped, {threads} thread(s)"
     );
     let t0 = Instant::now();
@@ -91,7 +129,7 @@ fn main() {
                             let mut rng = Rng::new(seed.wrapping_mul(1_000_003) ^ (g / 2) as u64);
                             let op = opening(&mut rng);
                             let a = if g % 2 == 0 { Color::X } else { Color::O };
-                            game(op, a, budget, &mut tt)
+                            game(op, a, budget, evals, &mut tt)
                         })
                         .collect::<Vec<_>>()
                 })
