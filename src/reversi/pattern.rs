@@ -1,7 +1,7 @@
 //! The pattern evaluation: integer weights per game phase for every configuration of a few
 //! square patterns (edges, corners, lines, diagonals) and for both sides' mobility, learned on
-//! the host from self-play games (`bin/reversi_selfplay.rs` makes the data,
-//! `bin/reversi_train.rs` the weights) and embedded as `weights.bin`.
+//! the host from self-play games (the lab's `reversi_selfplay` and `reversi_datagen` make the
+//! data, `reversi_train` the weights) and embedded as `weights.bin`.
 //!
 //! Patterns (and their instances: every image under the eight symmetries of the board, one per
 //! distinct square set): the edge (4), the 3x3 corner (4), rows 2, 3 and 4 (4 each), the
@@ -388,7 +388,7 @@ mod tests {
         let f5 = Position::start().play(37).unwrap();
         got[6] = evaluate(f5.mover(), f5.opponent());
         // FFO exact scores for comparison: +38, 0, +6, -12, -14 (x 100).
-        assert_eq!(got, [83, 3767, 1709, -191, -1310, -1114, -92]);
+        assert_eq!(got, [-38, 4364, 1239, 417, -1228, -1012, 57]);
     }
 
     #[test]

@@ -26,6 +26,8 @@ use clap::Parser;
 use kgames_reversi::bitboard::Squares;
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_reversi::common::rng::{mix, Rng, GOLDEN_GAMMA};
+use kgames_reversi::eval::EvalKind;
+use kgames_reversi::pattern;
 use kgames_reversi::search::{Outcome, WIN};
 use kgames_reversi::{best_move, parse_square, solve, Color, Position, SearchContext, TtEntry};
 use std::io::Write;
@@ -61,6 +63,10 @@ struct Args {
     /// Openings, one a line (moves written together: `f5d6c3`).
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// The engine's weights: a file in `weights.bin`'s format (default: the embedded ones),
+    /// so that a run can be repeated with the weights of a given revision.
+    #[arg(long)]
+    weights: Option<PathBuf>,
 }
 
 /// Bytes of one record.
@@ -101,9 +107,16 @@ fn discs(score: i32, exact: bool) -> i8 {
 }
 
 /// The engine's move and its score in discs (exact from `exact` empties on).
-fn engine_move(p: &Position, nodes: u64, exact: u32, tt: &mut [TtEntry]) -> Option<(u8, i8, bool)> {
+fn engine_move(
+    p: &Position,
+    nodes: u64,
+    exact: u32,
+    eval: EvalKind,
+    tt: &mut [TtEntry],
+) -> Option<(u8, i8, bool)> {
     let mut ctx = SearchContext::new(tt);
     ctx.clear();
+    ctx.set_eval(eval);
     let (mut clock, mut intr) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
     if p.count_empty() <= exact {
         let mut meter = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut clock, &mut intr);
@@ -120,7 +133,14 @@ fn engine_move(p: &Position, nodes: u64, exact: u32, tt: &mut [TtEntry]) -> Opti
 }
 
 /// The records of one game from `rng`'s draws.
-fn game(args: &Args, openings: &[Vec<u8>], rng: &mut Rng, tt: &mut [TtEntry], out: &mut Vec<u8>) {
+fn game(
+    args: &Args,
+    openings: &[Vec<u8>],
+    eval: EvalKind,
+    rng: &mut Rng,
+    tt: &mut [TtEntry],
+    out: &mut Vec<u8>,
+) {
     let mut p = Position::start();
     let mut line: &[u8] = &[];
     let mut random_plies = 0;
@@ -145,7 +165,7 @@ fn game(args: &Args, openings: &[Vec<u8>], rng: &mut Rng, tt: &mut [TtEntry], ou
             let mv = p.legal_moves();
             (Squares(mv).nth(rng.below(mv.count_ones()) as usize), None)
         } else {
-            match engine_move(&p, args.nodes, args.exact, tt) {
+            match engine_move(&p, args.nodes, args.exact, eval, tt) {
                 Some((sq, score, exact)) => (Some(sq), Some((score, exact))),
                 None => (None, None),
             }
@@ -153,9 +173,8 @@ fn game(args: &Args, openings: &[Vec<u8>], rng: &mut Rng, tt: &mut [TtEntry], ou
         // Opening and random plies are searched for their label only past the opening.
         let (score, exact) = match label {
             Some(l) => l,
-            None if forced.is_none() => {
-                engine_move(&p, args.nodes, args.exact, tt).map_or((0, false), |(_, s, e)| (s, e))
-            }
+            None if forced.is_none() => engine_move(&p, args.nodes, args.exact, eval, tt)
+                .map_or((0, false), |(_, s, e)| (s, e)),
             None => (0, false),
         };
         if forced.is_none() {
@@ -189,7 +208,13 @@ fn game(args: &Args, openings: &[Vec<u8>], rng: &mut Rng, tt: &mut [TtEntry], ou
 }
 
 /// Makes chunk `c` unless it exists: its positions, or 0 when it was there.
-fn chunk(args: &Args, openings: &[Vec<u8>], c: u64, tt: &mut [TtEntry]) -> std::io::Result<u64> {
+fn chunk(
+    args: &Args,
+    openings: &[Vec<u8>],
+    eval: EvalKind,
+    c: u64,
+    tt: &mut [TtEntry],
+) -> std::io::Result<u64> {
     let path = args.dir.join(format!("chunk-{c:05}.bin"));
     if path.exists() {
         return Ok(0);
@@ -199,12 +224,25 @@ fn chunk(args: &Args, openings: &[Vec<u8>], c: u64, tt: &mut [TtEntry]) -> std::
     let last = (first + args.chunk_games).min(args.games);
     let mut out = Vec::new();
     for _ in first..last {
-        game(args, openings, &mut rng, tt, &mut out);
+        game(args, openings, eval, &mut rng, tt, &mut out);
     }
     let tmp = args.dir.join(format!(".chunk-{c:05}.tmp"));
     std::fs::File::create(&tmp)?.write_all(&out)?;
     std::fs::rename(&tmp, &path)?;
     Ok((out.len() / RECORD) as u64)
+}
+
+/// A weights file, kept for the whole run.
+fn read_weights(path: &Path) -> Result<&'static [i16], String> {
+    let blob = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut w = vec![0i16; pattern::WEIGHTS];
+    if !pattern::parse_weights(&blob, &mut w) {
+        return Err(format!(
+            "{}: not a weights file (weights.bin's format)",
+            path.display()
+        ));
+    }
+    Ok(Vec::leak(w))
 }
 
 fn read_openings(path: &Path) -> Result<Vec<Vec<u8>>, String> {
@@ -229,6 +267,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let eval = match args.weights.as_deref().map(read_weights).transpose() {
+        Ok(w) => w.map_or(EvalKind::Pattern, EvalKind::Weights),
+        Err(e) => {
+            eprintln!("reversi_datagen: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Err(e) = std::fs::create_dir_all(&args.dir) {
         eprintln!("reversi_datagen: {}: {e}", args.dir.display());
         return ExitCode::FAILURE;
@@ -246,7 +291,7 @@ fn main() -> ExitCode {
                         if c >= chunks {
                             return Ok(());
                         }
-                        let n = chunk(&args, &openings, c, &mut tt)?;
+                        let n = chunk(&args, &openings, eval, c, &mut tt)?;
                         let total = positions.fetch_add(n, Ordering::Relaxed) + n;
                         if n > 0 {
                             eprintln!(

@@ -1,13 +1,18 @@
-//! Trains the pattern evaluation's weights (`src/reversi/weights.bin`) from self-play data
-//! (`reversi_selfplay`), in integer arithmetic only.
+//! Trains the pattern evaluation's weights (`src/reversi/weights.bin`) from self-play data, in
+//! integer arithmetic only.
 //!
-//! `reversi_train <data file> <weights out> [epochs, default 60]`
+//! `reversi_train <data>[,<data>...] <weights out> [epochs, default 60] [lambda %, default 50]
+//! [start weights]`
 //!
-//! Least squares on the final disc difference (x 100, the evaluation's scale): full-batch
+//! Each data source is a file of `reversi_selfplay` (17-byte records: the target is the
+//! game's final disc difference) or a folder of `reversi_datagen` chunks (20-byte records:
+//! the target is `lambda`% of the engine's search score plus the rest of the game's result,
+//! both in discs). Least squares on the target (x 100, the evaluation's scale): full-batch
 //! gradient steps where each weight moves by the mean error of the positions it occurs in,
 //! times a step of 1/24, shrunk for rarely seen configurations (the mean is taken over the
-//! occurrences plus 8). Every 16th position is held out and its error printed. Deterministic:
-//! no random choices.
+//! occurrences plus 8). The weights start at 0, or at a weights file's (a new round starts
+//! from the shipped set). Every 16th position is held out and its error printed.
+//! Deterministic: no random choices.
 
 use kgames_reversi::pattern::{self, FEATURES, PHASE_WEIGHTS, WEIGHTS};
 use std::io::Write;
@@ -39,22 +44,55 @@ fn isqrt(v: u64) -> u64 {
     lo
 }
 
+/// The samples of one source: a `reversi_selfplay` file, or a folder of `reversi_datagen`
+/// chunks (in name order) whose target mixes `lambda`% of the search score into the result.
+fn read_source(source: &str, lambda: i64, samples: &mut Vec<Sample>) {
+    let bits = |c: &[u8], at: usize| u64::from_le_bytes(c[at..at + 8].try_into().expect("8 bytes"));
+    let path = std::path::Path::new(source);
+    if !path.is_dir() {
+        let data = std::fs::read(path).expect("data file");
+        samples.extend(data.chunks_exact(17).map(|c| Sample {
+            me: bits(c, 0),
+            opp: bits(c, 8),
+            target: 100 * i64::from(c[16] as i8),
+        }));
+        return;
+    }
+    let mut chunks: Vec<_> = std::fs::read_dir(path)
+        .expect("data folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("chunk-") && n.ends_with(".bin"))
+        })
+        .collect();
+    chunks.sort();
+    for chunk in chunks {
+        let data = std::fs::read(&chunk).expect("chunk file");
+        samples.extend(data.chunks_exact(20).map(|c| {
+            let (result, search) = (i64::from(c[16] as i8), i64::from(c[17] as i8));
+            Sample {
+                me: bits(c, 0),
+                opp: bits(c, 8),
+                target: lambda * search + (100 - lambda) * result,
+            }
+        }));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let data =
-        std::fs::read(args.first().map_or("out/selfplay.bin", String::as_str)).expect("data file");
+    let sources = args.first().map_or("out/selfplay.bin", String::as_str);
     let out = args
         .get(1)
         .map_or("src/reversi/weights.bin", String::as_str);
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(60);
-    let samples: Vec<Sample> = data
-        .chunks_exact(17)
-        .map(|c| Sample {
-            me: u64::from_le_bytes(c[0..8].try_into().expect("8 bytes")),
-            opp: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
-            target: 100 * i64::from(c[16] as i8),
-        })
-        .collect();
+    let lambda: i64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(50);
+    let mut samples: Vec<Sample> = Vec::new();
+    for source in sources.split(',') {
+        read_source(source, lambda, &mut samples);
+    }
     let features: Vec<(usize, [u32; FEATURES])> = samples
         .iter()
         .map(|s| {
@@ -92,6 +130,18 @@ fn main() {
         })
         .collect();
     let mut w = vec![0i64; WEIGHTS];
+    if let Some(start) = args.get(4) {
+        let blob = std::fs::read(start).expect("start weights");
+        let mut w16 = vec![0i16; WEIGHTS];
+        assert!(
+            pattern::parse_weights(&blob, &mut w16),
+            "{start}: not a weights file"
+        );
+        for (wi, &v) in w.iter_mut().zip(&w16) {
+            *wi = i64::from(v) * SCALE;
+        }
+        println!("starting from {start}");
+    }
     let mut grad = vec![0i64; WEIGHTS];
     for epoch in 1..=epochs {
         grad.fill(0);
