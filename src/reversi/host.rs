@@ -11,13 +11,13 @@
 use super::bitboard;
 use super::bitboard::square_bit;
 use super::notation::{parse_cells, BOARD_LEN};
-use super::pattern::{OFFSETS, PATTERNS};
+use super::pattern::{CORNER_3X3, CORNER_5X2, EDGE_X, OFFSETS, PATTERNS};
 use super::position::{final_score, Color, Position};
 use super::search::{Mode, RootMoves, SearchContext, Searcher, INF};
 use crate::common::budget::{Meter, SearchEnd};
 
 /// The magic of a weights file (`weights.bin`'s first 8 bytes).
-pub const WEIGHTS_MAGIC: &[u8; 8] = b"KGRPAT01";
+pub const WEIGHTS_MAGIC: &[u8; 8] = b"KGRPAT02";
 
 /// The weights of a file in `weights.bin`'s format into `out` (which must hold
 /// [`WEIGHTS`](super::pattern::WEIGHTS)); false when the magic or the length is wrong.
@@ -132,15 +132,19 @@ impl Position {
 }
 
 /// The index (within a phase) of the same configuration read in the other order that the
-/// pattern's own symmetry allows: reversed for lines and diagonals, transposed for the 3x3
-/// corner; mobility entries are their own mirror. Training ties each weight to its mirror, so
-/// that the evaluation is symmetric under the eight symmetries of the board.
+/// pattern's own symmetry allows: reversed for lines and diagonals, the edge reversed with its
+/// two X-squares swapped, the 3x3 corner transposed; the 5x2 corner, mobility and parity
+/// entries are their own mirror. Training ties each weight to its mirror, so that the
+/// evaluation is symmetric under the eight symmetries of the board.
 pub fn mirror(i: usize) -> usize {
     let Some(t) = (0..PATTERNS.len()).find(|&t| OFFSETS[t] <= i && i < OFFSETS[t + 1]) else {
         return i;
     };
+    if t == CORNER_5X2 {
+        return i;
+    }
     let n = PATTERNS[t].len();
-    let mut digits = [0usize; 9];
+    let mut digits = [0usize; 10];
     let mut local = i - OFFSETS[t];
     for k in (0..n).rev() {
         digits[k] = local % 3;
@@ -148,10 +152,11 @@ pub fn mirror(i: usize) -> usize {
     }
     let mut out = 0;
     for k in 0..n {
-        let from = if t == 1 {
-            (k % 3) * 3 + k / 3
-        } else {
-            n - 1 - k
+        let from = match t {
+            EDGE_X if k < 8 => 7 - k,
+            EDGE_X => 17 - k,
+            CORNER_3X3 => (k % 3) * 3 + k / 3,
+            _ => n - 1 - k,
         };
         out = out * 3 + digits[from];
     }

@@ -1,32 +1,37 @@
-//! The pattern evaluation: integer weights per game phase for every configuration of a few
-//! square patterns (edges, corners, lines, diagonals) and for both sides' mobility, learned on
-//! the host from self-play games (the lab's `reversi_selfplay` and `reversi_datagen` make the
-//! data, `reversi_train` the weights) and embedded as `weights.bin`.
+//! The pattern evaluation: integer weights per game phase for every configuration of the
+//! square patterns of Zebra's class (edges with their X-squares, corners, lines, diagonals),
+//! for both sides' mobility and for the parity of the empties, learned on the host from
+//! search-labelled self-play (the lab's `reversi_datagen` makes the data, `reversi_train` the
+//! weights) and embedded as `weights.bin`.
 //!
 //! Patterns (and their instances: every image under the eight symmetries of the board, one per
-//! distinct square set): the edge (4), the 3x3 corner (4), rows 2, 3 and 4 (4 each), the
-//! diagonals of length 8 (2), 7, 6, 5 and 4 (4 each): 38 instances. A configuration's index is
-//! the base-3 number of its cells (0 empty, 1 mover, 2 opponent) in the instance's square
-//! order, so each instance reads its squares in the order of the canonical pattern's image and
-//! all instances of a pattern share one table.
+//! distinct square set): the edge with its two X-squares (4), the 3x3 corner (4), the 5x2
+//! corner (8), rows 2, 3 and 4 (4 each), the diagonals of length 8 (2), 7, 6, 5 and 4 (4
+//! each): 46 instances, Zebra's set. A configuration's index is the base-3 number of its cells
+//! (0 empty, 1 mover, 2 opponent) in the instance's square order, so each instance reads its
+//! squares in the order of the canonical pattern's image and all instances of a pattern share
+//! one table.
 //!
-//! Phases: 4, by empties (45-60, 30-44, 15-29, 0-14). Scores are for the side to move, 100 is
-//! about one disc (the scale of [`super::eval`]).
+//! Phases: [`PHASES`], of 5 plies each by empties (59-55, 54-50, ..., 4-0; the start counts
+//! with the first), whose bounds include those of the 4 phases of the first layout (45, 30,
+//! 15), so that a set of that layout converts exactly. Scores are for the side to move, 100
+//! is about one disc (the scale of [`super::eval`]).
 //!
-//! `weights.bin`: the 8-byte magic `KGRPAT01`, then [`WEIGHTS`] little-endian `i16`s, phase
-//! by phase, each phase laid out as the tables in pattern order, then mobility: 446,344 bytes
-//! (budget: 512 KiB); the build fails when the length does not match.
+//! `weights.bin`: the 8-byte magic `KGRPAT02`, then [`WEIGHTS`] little-endian `i16`s, phase
+//! by phase, each phase laid out as the tables in pattern order, then mobility, then parity:
+//! 4,015,952 bytes (budget: 4 MiB); the build fails when the length does not match.
 
 use super::bitboard::{self, Bitboard};
 use super::eval::EVAL_LIMIT;
 
 /// Game phases.
-pub const PHASES: usize = 4;
+pub const PHASES: usize = 12;
 
-/// Canonical patterns: squares in reading order (at most 9).
-pub(super) const PATTERNS: [&[u8]; 10] = [
-    &[0, 1, 2, 3, 4, 5, 6, 7],
+/// Canonical patterns: squares in reading order (at most 10).
+pub(super) const PATTERNS: [&[u8]; 11] = [
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
     &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
     &[8, 9, 10, 11, 12, 13, 14, 15],
     &[16, 17, 18, 19, 20, 21, 22, 23],
     &[24, 25, 26, 27, 28, 29, 30, 31],
@@ -37,17 +42,28 @@ pub(super) const PATTERNS: [&[u8]; 10] = [
     &[4, 13, 22, 31],
 ];
 
+/// The tables of the patterns read square by square or by rows: the edge with its X-squares,
+/// the 3x3 corner, the 5x2 corner; then rows 2-4 ([`ROW_TABLE`]) and the diagonals (from
+/// [`FIRST_DIAGONAL`] on).
+pub(super) const EDGE_X: usize = 0;
+/// The 3x3 corner's table.
+pub(super) const CORNER_3X3: usize = 1;
+/// The 5x2 corner's table (a pattern without a symmetry of its own).
+pub(super) const CORNER_5X2: usize = 2;
+/// The first diagonal's table.
+const FIRST_DIAGONAL: usize = 6;
+
 /// Pattern instances on the board.
-pub const INSTANCES: usize = 38;
+pub const INSTANCES: usize = 46;
 /// Mobility entries per side (0..=31 moves, more counts as 31).
 const MOBILITY: usize = 32;
-/// Features per position: one per instance, two for mobility.
-pub const FEATURES: usize = INSTANCES + 2;
+/// Features per position: one per instance, two for mobility, one for parity.
+pub const FEATURES: usize = INSTANCES + 3;
 
 /// One instance: its squares in reading order and its table.
 #[derive(Clone, Copy)]
 struct Instance {
-    squares: [u8; 9],
+    squares: [u8; 10],
     len: u8,
     table: u8,
 }
@@ -62,20 +78,22 @@ const fn pow3(n: usize) -> usize {
     p
 }
 
-/// Each table's offset in a phase (pattern tables, then mobility), and the phase size.
-pub(super) const OFFSETS: [usize; 11] = {
-    let mut o = [0; 11];
+/// Each table's offset in a phase (pattern tables, then mobility and parity).
+pub const OFFSETS: [usize; 12] = {
+    let mut o = [0; 12];
     let mut i = 0;
-    while i < 10 {
+    while i < 11 {
         o[i + 1] = o[i] + pow3(PATTERNS[i].len());
         i += 1;
     }
     o
 };
 /// Offset of the mover's mobility table, then the opponent's.
-const MOBILITY_OFFSET: usize = OFFSETS[10];
+pub(super) const MOBILITY_OFFSET: usize = OFFSETS[11];
+/// Offset of the parity table: even, odd empties.
+const PARITY_OFFSET: usize = MOBILITY_OFFSET + 2 * MOBILITY;
 /// Weights per phase.
-pub const PHASE_WEIGHTS: usize = MOBILITY_OFFSET + 2 * MOBILITY;
+pub const PHASE_WEIGHTS: usize = PARITY_OFFSET + 2;
 /// Weights in all.
 pub const WEIGHTS: usize = PHASES * PHASE_WEIGHTS;
 
@@ -96,7 +114,7 @@ const fn symmetry(sq: u8, s: u8) -> u8 {
 
 const ALL: [Instance; INSTANCES] = {
     let mut all = [Instance {
-        squares: [0; 9],
+        squares: [0; 10],
         len: 0,
         table: 0,
     }; INSTANCES];
@@ -108,7 +126,7 @@ const ALL: [Instance; INSTANCES] = {
         let mut s = 0;
         while s < 8 {
             let mut inst = Instance {
-                squares: [0; 9],
+                squares: [0; 10],
                 len: pat.len() as u8,
                 table: p as u8,
             };
@@ -140,15 +158,12 @@ const ALL: [Instance; INSTANCES] = {
     all
 };
 
-/// The phase of a position with `empties` empty squares.
+/// The phase of a position with `empties` empty squares: 5 plies each, the start with the
+/// first (60 and 59-55 empties are phase 0, 4-0 phase 11).
 #[inline]
 pub const fn phase(empties: u32) -> usize {
-    match empties {
-        45.. => 0,
-        30..=44 => 1,
-        15..=29 => 2,
-        _ => 3,
-    }
+    let e = if empties > 59 { 59 } else { empties };
+    (59 - e) as usize / 5
 }
 
 /// Base-3 value of an 8-bit line: bit `k` is digit `7 - k` (bit 0 the most significant).
@@ -168,8 +183,9 @@ static TERNARY: [u16; 256] = {
     t
 };
 
-/// The table of row (or column) `r`: edge, rows 2, 3, 4 from either side.
-const ROW_TABLE: [u8; 8] = [0, 2, 3, 4, 4, 3, 2, 0];
+/// The table of row (or column) `r`: rows 2, 3, 4 from either side (the edges are read with
+/// their X-squares).
+const ROW_TABLE: [u8; 8] = [0, 3, 4, 5, 5, 4, 3, 0];
 
 /// A diagonal instance: its squares, its first column and length, its table.
 #[derive(Clone, Copy)]
@@ -180,7 +196,7 @@ struct Diagonal {
     table: u8,
 }
 
-/// The diagonal instances (tables 5..=9) of [`ALL`].
+/// The diagonal instances of [`ALL`].
 const DIAGONALS: [Diagonal; 18] = {
     let mut d = [Diagonal {
         mask: 0,
@@ -191,7 +207,7 @@ const DIAGONALS: [Diagonal; 18] = {
     let (mut n, mut i) = (0, 0);
     while i < INSTANCES {
         let inst = ALL[i];
-        if inst.table >= 5 {
+        if inst.table as usize >= FIRST_DIAGONAL {
             let (mut mask, mut column, mut k) = (0u64, 8u8, 0);
             while k < inst.len as usize {
                 mask |= 1u64 << inst.squares[k];
@@ -222,17 +238,126 @@ fn line(me: u64, opp: u64, len: u8) -> u32 {
     t(me) + 2 * t(opp)
 }
 
-/// Column `c` of `b` as a byte (row 7 in bit 0).
+/// Column `c` of `b` as a byte (row 0 in bit 0).
 #[inline(always)]
 fn column(b: Bitboard, c: u8) -> u64 {
     (((b >> (c & 7)) & bitboard::COLUMN_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
+/// One side's board as 16 bytes: rows 0-7 (column 0 in bit 0), then columns 0-7 (row 0 in
+/// bit 0).
+#[inline(always)]
+fn lines(b: Bitboard) -> [u8; 16] {
+    let mut l = [0u8; 16];
+    for (i, slot) in l.iter_mut().enumerate() {
+        let i = i as u8;
+        *slot = if i < 8 {
+            (b >> (8 * i)) as u8
+        } else {
+            column(b, i - 8) as u8
+        };
+    }
+    l
+}
+
+/// The first `len` cells of line `i` of [`lines`], read from bit 0 up, or from bit 7 down when
+/// `high`.
+#[inline(always)]
+fn part(me: &[u8; 16], opp: &[u8; 16], i: usize, len: u8, high: bool) -> u32 {
+    let byte = |b: &[u8; 16]| {
+        let v = b.get(i).copied().unwrap_or(0);
+        u64::from(if high { v.reverse_bits() } else { v })
+    };
+    let mask = (1u64 << len) - 1;
+    line(byte(me) & mask, byte(opp) & mask, len)
+}
+
+/// A corner read by lines: the first line of [`lines`], the step to the next line of the
+/// same kind (+1 or -1), whether the lines are read from bit 7.
+struct ByLines {
+    first: u8,
+    down: bool,
+    high: bool,
+}
+
+/// The 3x3 corners in [`ALL`]'s order: a1, h1, a8, h8, each by rows.
+const CORNERS_3X3: [ByLines; 4] = [
+    ByLines {
+        first: 0,
+        down: false,
+        high: false,
+    },
+    ByLines {
+        first: 0,
+        down: false,
+        high: true,
+    },
+    ByLines {
+        first: 7,
+        down: true,
+        high: false,
+    },
+    ByLines {
+        first: 7,
+        down: true,
+        high: true,
+    },
+];
+
+/// The 5x2 corners in [`ALL`]'s order: along rows 1 and 8 (from a1, h1, a8, h8), then along
+/// columns a and h (from a1, h1, a8, h8).
+const CORNERS_5X2: [ByLines; 8] = [
+    ByLines {
+        first: 0,
+        down: false,
+        high: false,
+    },
+    ByLines {
+        first: 0,
+        down: false,
+        high: true,
+    },
+    ByLines {
+        first: 7,
+        down: true,
+        high: false,
+    },
+    ByLines {
+        first: 7,
+        down: true,
+        high: true,
+    },
+    ByLines {
+        first: 8,
+        down: false,
+        high: false,
+    },
+    ByLines {
+        first: 15,
+        down: true,
+        high: false,
+    },
+    ByLines {
+        first: 8,
+        down: false,
+        high: true,
+    },
+    ByLines {
+        first: 15,
+        down: true,
+        high: true,
+    },
+];
+
+/// The edges in [`lines`]' order (rows 1 and 8, columns a and h) with their X-squares, the
+/// one beside the edge's first-read cell first.
+const EDGES_X: [(usize, u8, u8); 4] = [(0, 9, 14), (7, 49, 54), (8, 9, 49), (15, 14, 54)];
+
 /// The features of `me` to move: each an index into one phase's weights. Returns the phase.
 ///
 /// Lines are read in whichever direction is cheapest (rows and columns by bytes, diagonals
-/// gathered by a multiplication), corners square by square: the weights are tied to their
-/// [`mirror`], so the direction does not change the value.
+/// gathered by a multiplication), the corners by rows or columns: the weights are tied to
+/// their [`mirror`], so the direction does not change the value.
 #[inline]
 pub fn features(me: Bitboard, opp: Bitboard, out: &mut [u32; FEATURES]) -> usize {
     let mut k = 0;
@@ -242,23 +367,35 @@ pub fn features(me: Bitboard, opp: Bitboard, out: &mut [u32; FEATURES]) -> usize
         }
         k += 1;
     };
-    for (r, &t) in ROW_TABLE.iter().enumerate() {
-        let off = OFFSETS[usize::from(t)] as u32;
-        put(off + line(me >> (8 * r) & 0xFF, opp >> (8 * r) & 0xFF, 8));
-        put(off + line(column(me, r as u8), column(opp, r as u8), 8));
+    let (lm, lo) = (lines(me), lines(opp));
+    let cell = |sq: u8| ((me >> (sq & 63)) & 1 | ((opp >> (sq & 63)) & 1) << 1) as u32;
+    for &(l, x1, x2) in &EDGES_X {
+        put(OFFSETS[EDGE_X] as u32 + part(&lm, &lo, l, 8, false) * 9 + cell(x1) * 3 + cell(x2));
+    }
+    let next = |c: &ByLines, k: u8| {
+        usize::from(if c.down {
+            c.first.wrapping_sub(k)
+        } else {
+            c.first + k
+        })
+    };
+    for c in &CORNERS_3X3 {
+        let row = |k| part(&lm, &lo, next(c, k), 3, c.high);
+        put(OFFSETS[CORNER_3X3] as u32 + (row(0) * 27 + row(1)) * 27 + row(2));
+    }
+    for c in &CORNERS_5X2 {
+        let row = |k| part(&lm, &lo, next(c, k), 5, c.high);
+        put(OFFSETS[CORNER_5X2] as u32 + row(0) * 243 + row(1));
+    }
+    for r in 1..7 {
+        let off = OFFSETS[usize::from(ROW_TABLE[r])] as u32;
+        put(off + part(&lm, &lo, r, 8, false));
+        put(off + part(&lm, &lo, r + 8, 8, false));
     }
     for d in &DIAGONALS {
         let gather =
             |b: Bitboard| ((b & d.mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) >> d.column;
-        put(OFFSETS[usize::from(d.table) % 10] as u32 + line(gather(me), gather(opp), d.len));
-    }
-    for inst in ALL.iter().filter(|i| i.table == 1) {
-        let mut idx = 0u32;
-        for &sq in &inst.squares {
-            let cell = (me >> (sq & 63)) & 1 | ((opp >> (sq & 63)) & 1) << 1;
-            idx = idx * 3 + cell as u32;
-        }
-        put(OFFSETS[1] as u32 + idx);
+        put(OFFSETS[usize::from(d.table) % 11] as u32 + line(gather(me), gather(opp), d.len));
     }
     let mine = bitboard::moves(me, opp)
         .count_ones()
@@ -268,7 +405,9 @@ pub fn features(me: Bitboard, opp: Bitboard, out: &mut [u32; FEATURES]) -> usize
         .min(MOBILITY as u32 - 1);
     put(MOBILITY_OFFSET as u32 + mine);
     put((MOBILITY_OFFSET + MOBILITY) as u32 + theirs);
-    phase((!(me | opp)).count_ones())
+    let empties = (!(me | opp)).count_ones();
+    put(PARITY_OFFSET as u32 + (empties & 1));
+    phase(empties)
 }
 
 /// The features as [`ALL`] defines them, square by square (the reference for [`features`]).
@@ -281,18 +420,20 @@ fn features_slow(me: Bitboard, opp: Bitboard) -> [u32; FEATURES] {
             let cell = (me >> (sq & 63)) & 1 | ((opp >> (sq & 63)) & 1) << 1;
             idx = idx * 3 + cell as u32;
         }
-        *slot = (OFFSETS[usize::from(inst.table) % 10] as u32) + idx;
+        *slot = (OFFSETS[usize::from(inst.table) % 11] as u32) + idx;
     }
     let mut f = [0u32; FEATURES];
     features(me, opp, &mut f);
-    out[INSTANCES] = f[INSTANCES];
-    out[INSTANCES + 1] = f[INSTANCES + 1];
+    out[INSTANCES..].copy_from_slice(&f[INSTANCES..]);
     out
 }
 
 /// The embedded weights.
 static BLOB: &[u8; 8 + 2 * WEIGHTS] = include_bytes!("weights.bin");
-const _: () = assert!(BLOB[0] == b'K' && BLOB[7] == b'1', "weights.bin: bad magic");
+const _: () = assert!(
+    BLOB[0] == b'K' && BLOB[6] == b'0' && BLOB[7] == b'2',
+    "weights.bin: bad magic"
+);
 
 /// Weight `i` of the blob (0 past the end).
 #[inline(always)]
@@ -332,11 +473,11 @@ mod tests {
 
     #[test]
     fn layout() {
-        assert_eq!(PHASE_WEIGHTS, 55_792);
+        assert_eq!(PHASE_WEIGHTS, 167_331);
         assert_eq!(8 + 2 * WEIGHTS, BLOB.len());
         // Every instance has distinct squares, and the 4 edge instances cover the edges.
         let mut edges = 0u64;
-        for inst in ALL.iter().filter(|i| i.table == 0) {
+        for inst in ALL.iter().filter(|i| usize::from(i.table) == EDGE_X) {
             for &sq in &inst.squares[..8] {
                 edges |= 1 << sq;
             }
@@ -361,7 +502,14 @@ mod tests {
                 assert_eq!(evaluate(image(me, s), image(opp, s)), v, "symmetry {s}");
             }
         }
-        for i in [0, 5, 6561, 6561 + 19682, MOBILITY_OFFSET + 3] {
+        for i in [
+            0,
+            5,
+            59048,
+            59049 + 19682,
+            OFFSETS[3] - 7,
+            MOBILITY_OFFSET + 3,
+        ] {
             assert_eq!(mirror(mirror(i)), i);
         }
     }
