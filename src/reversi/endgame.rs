@@ -2,17 +2,18 @@
 //!
 //! Scores are final disc differences for the side to move, empties given to the winner (the
 //! FFO convention), in -64..=64. Move ordering: the table's move, then fastest-first (fewest
-//! replies for the opponent, corner replies weighted most, then potential mobility), and
-//! corners. Cutoffs: the table, enhanced transposition cutoffs (children looked up first) and
-//! a stability cap (the opponent's stable discs bound our score). With few empties the solver drops the table and sorting and only
-//! orders by parity; the last two empties are solved by dedicated code, the last one by
-//! counting flips.
+//! replies for the opponent, corner replies weighted most, then potential mobility), corners,
+//! and from [`EVAL_ORDER_EMPTIES`] empties on the evaluation of the position left. Cutoffs:
+//! the table, enhanced transposition cutoffs (children looked up first) and a stability cap
+//! (the opponent's stable discs bound our score). With few empties the solver drops the
+//! table and sorting and only orders by parity; the last two empties are solved by dedicated
+//! code, the last one by counting flips.
 //!
 //! Stack: a sorted node keeps one 88-byte move list; the recursion depth is at most the
 //! number of empties plus the passes on the line.
 
 use super::bitboard::{self, square_bit, Bitboard, Squares, ADJACENT, CORNERS};
-use super::eval::stable_discs;
+use super::eval::{stable_discs, EvalKind};
 use super::lastmoves::{parity_order, solve_2, solve_3, solve_4, solve_last};
 use super::movelist::MoveList;
 use super::position::final_score;
@@ -27,6 +28,12 @@ const TT_MIN_EMPTIES: u32 = 7;
 /// At or above this many empties, children are looked up before searching (ETC).
 const ETC_MIN_EMPTIES: u32 = 12;
 
+/// At or above this many empties, a move's ordering score also counts the evaluation of the
+/// position it leaves (Edax and Zebra order by the evaluation far from the end).
+const EVAL_ORDER_EMPTIES: u32 = 12;
+/// The evaluation (100 a disc) is divided by this before it joins the ordering score.
+const EVAL_ORDER_DIV: i32 = 25;
+
 /// The stability cutoff is tried when alpha is at least this.
 const STABILITY_MIN_ALPHA: i32 = 16;
 
@@ -37,6 +44,13 @@ const QUADRANTS: [Bitboard; 4] = [
     0x0F0F_0F0F_0000_0000,
     0xF0F0_F0F0_0000_0000,
 ];
+
+/// The evaluation of `me` to move, for move ordering. Out of line, so that its buffers live
+/// only during the call and not in every [`Searcher::solve`] frame of the recursion.
+#[inline(never)]
+fn order_eval(eval: EvalKind, me: Bitboard, opp: Bitboard) -> i32 {
+    eval.evaluate(me, opp)
+}
 
 /// The quadrants holding an odd number of empties.
 #[inline]
@@ -153,6 +167,10 @@ impl Searcher<'_, '_, '_> {
                 s -= 3 * (bitboard::neighbours(nme) & !(nme | nopp)).count_ones() as i32;
                 if bit & CORNERS != 0 {
                     s += 20;
+                }
+                if n >= EVAL_ORDER_EMPTIES {
+                    // Evaluation ordering: the opponent's evaluation after the move, negated.
+                    s -= order_eval(self.eval, nopp, nme) / EVAL_ORDER_DIV;
                 }
                 s
             };

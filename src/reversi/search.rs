@@ -131,7 +131,7 @@ pub(crate) struct Searcher<'t, 'm, 'c> {
     meter: &'m mut Meter<'c>,
     /// Set once the meter said stop; every node then returns at once, with a value to ignore.
     pub(crate) stopped: bool,
-    eval: EvalKind,
+    pub(crate) eval: EvalKind,
 }
 
 /// The moves at the root, best first.
@@ -519,17 +519,25 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         root: &mut RootMoves,
         guess: i32,
     ) -> Option<(i32, u8, bool)> {
-        let wld = self.root_search(me, opp, root, Mode::Solve, -1, 1);
-        if !wld.complete {
-            return (wld.searched_any && wld.best >= 1).then_some((wld.best, wld.best_sq, false));
+        // Win first (window 0..1: a move that is not a win needs only an upper bound), then,
+        // when there is none, draw or loss (window -1..0).
+        let win = self.root_search(me, opp, root, Mode::Solve, 0, 1);
+        if !win.complete {
+            return (win.searched_any && win.best >= 1).then_some((win.best, win.best_sq, false));
         }
         // Proven bounds on the score: lower <= score <= upper, both even.
-        let (mut lower, mut upper) = match wld.best.cmp(&0) {
-            core::cmp::Ordering::Equal => return Some((0, wld.best_sq, true)),
-            core::cmp::Ordering::Greater => (even_up(wld.best.min(64)), 64),
-            core::cmp::Ordering::Less => (-64, even_down(wld.best.max(-64))),
+        let (mut lower, mut upper, mut best_sq) = if win.best >= 1 {
+            (even_up(win.best.min(64)), 64, win.best_sq)
+        } else {
+            let draw = self.root_search(me, opp, root, Mode::Solve, -1, 0);
+            if !draw.complete {
+                return None;
+            }
+            if draw.best >= 0 {
+                return Some((0, draw.best_sq, true));
+            }
+            (-64, even_down(draw.best.max(-64)), draw.best_sq)
         };
-        let mut best_sq = wld.best_sq;
         let mut t = disc_guess(guess).clamp(lower, upper);
         let mut step = 2;
         let (mut went_up, mut went_down) = (false, false);

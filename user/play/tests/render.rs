@@ -84,7 +84,8 @@ fn reversi_at_several_sizes() {
         let s = screen(&view(&p), w, h);
         assert!(s.contains("│   a  b  c  d  e  f  g  h │"), "{w}x{h}\n{s}");
         assert!(s.contains("│1  .  .  .  .  .  .  .  . │"), "{s}");
-        assert!(s.contains("│3  .  .  . "), "{s}");
+        // O's reply to d3 is c3, e3 or c5: a3 and b3 stay empty.
+        assert!(s.contains("│3  .  .  "), "{s}");
         assert!(
             s.contains("[X]") || s.contains("[O]") || s.contains("[.]"),
             "cursor\n{s}"
