@@ -280,32 +280,9 @@ struct ByLines {
     high: bool,
 }
 
-/// The 3x3 corners in [`ALL`]'s order: a1, h1, a8, h8, each by rows.
-const CORNERS_3X3: [ByLines; 4] = [
-    ByLines {
-        first: 0,
-        down: false,
-        high: false,
-    },
-    ByLines {
-        first: 0,
-        down: false,
-        high: true,
-    },
-    ByLines {
-        first: 7,
-        down: true,
-        high: false,
-    },
-    ByLines {
-        first: 7,
-        down: true,
-        high: true,
-    },
-];
-
 /// The 5x2 corners in [`ALL`]'s order: along rows 1 and 8 (from a1, h1, a8, h8), then along
-/// columns a and h (from a1, h1, a8, h8).
+/// columns a and h (from a1, h1, a8, h8). The first four, by rows, are also the 3x3 corners
+/// in [`ALL`]'s order.
 const CORNERS_5X2: [ByLines; 8] = [
     ByLines {
         first: 0,
@@ -379,7 +356,7 @@ pub fn features(me: Bitboard, opp: Bitboard, out: &mut [u32; FEATURES]) -> usize
             c.first + k
         })
     };
-    for c in &CORNERS_3X3 {
+    for c in CORNERS_5X2.iter().take(4) {
         let row = |k| part(&lm, &lo, next(c, k), 3, c.high);
         put(OFFSETS[CORNER_3X3] as u32 + (row(0) * 27 + row(1)) * 27 + row(2));
     }
