@@ -24,12 +24,11 @@
 
 use clap::Parser;
 use kgames_reversi::bitboard::Squares;
-use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_reversi::common::rng::{mix, Rng, GOLDEN_GAMMA};
 use kgames_reversi::eval::EvalKind;
 use kgames_reversi::pattern;
-use kgames_reversi::search::{Outcome, WIN};
-use kgames_reversi::{best_move, parse_square, solve, Color, Position, SearchContext, TtEntry};
+use kgames_reversi::search::WIN;
+use kgames_reversi::{parse_square, Color, Position, TtEntry};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -114,22 +113,7 @@ fn engine_move(
     eval: EvalKind,
     tt: &mut [TtEntry],
 ) -> Option<(u8, i8, bool)> {
-    let mut ctx = SearchContext::new(tt);
-    ctx.clear();
-    ctx.set_eval(eval);
-    let (mut clock, mut intr) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
-    if p.count_empty() <= exact {
-        let mut meter = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut clock, &mut intr);
-        if let Ok(s) = solve(p, &mut ctx, &mut meter) {
-            return s.best.map(|sq| (sq, discs(s.score, true), true));
-        }
-    }
-    let mut meter = Meter::new(Budget::Nodes(nodes), &mut clock, &mut intr);
-    let r = best_move(p, &mut ctx, &mut meter);
-    match r.outcome {
-        Outcome::Move(sq) => Some((sq, discs(r.score, r.exact), r.exact)),
-        Outcome::Pass | Outcome::Interrupted => None,
-    }
+    reversi_lab::engine_move(p, nodes, exact, eval, tt).map(|(sq, s, e)| (sq, discs(s, e), e))
 }
 
 /// The records of one game from `rng`'s draws.

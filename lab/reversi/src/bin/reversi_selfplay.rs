@@ -12,11 +12,9 @@
 //! seed and solver version (docs/engines/reversi.md has the regeneration commands).
 
 use kgames_reversi::bitboard::Squares;
-use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_reversi::common::rng::Rng;
 use kgames_reversi::eval::EvalKind;
-use kgames_reversi::search::Outcome;
-use kgames_reversi::{best_move, solve, Position, SearchContext, TtEntry};
+use kgames_reversi::{Position, TtEntry};
 use std::io::Write;
 
 /// Empties from which the game is played perfectly.
@@ -25,24 +23,6 @@ const PERFECT_EMPTIES: u32 = 14;
 fn random_move(p: &Position, rng: &mut Rng) -> Option<u8> {
     let mv = p.legal_moves();
     Squares(mv).nth(rng.below(mv.count_ones()) as usize)
-}
-
-fn engine_move(p: &Position, nodes: u64, eval: EvalKind, tt: &mut [TtEntry]) -> Option<u8> {
-    let mut ctx = SearchContext::new(tt);
-    ctx.clear();
-    ctx.set_eval(eval);
-    let (mut clock, mut intr) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
-    if p.count_empty() <= PERFECT_EMPTIES {
-        let mut meter = Meter::new(Budget::Nodes(Budget::MAX_NODES), &mut clock, &mut intr);
-        if let Ok(s) = solve(p, &mut ctx, &mut meter) {
-            return s.best;
-        }
-    }
-    let mut meter = Meter::new(Budget::Nodes(nodes), &mut clock, &mut intr);
-    match best_move(p, &mut ctx, &mut meter).outcome {
-        Outcome::Move(sq) => Some(sq),
-        Outcome::Pass | Outcome::Interrupted => None,
-    }
 }
 
 fn main() {
@@ -78,7 +58,7 @@ fn main() {
             let mv = if random {
                 random_move(&p, &mut rng)
             } else {
-                engine_move(&p, nodes, eval, &mut tt)
+                reversi_lab::engine_move(&p, nodes, PERFECT_EMPTIES, eval, &mut tt).map(|m| m.0)
             };
             p = p.play(mv.expect("a move")).expect("legal");
             ply += 1;

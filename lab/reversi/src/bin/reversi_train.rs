@@ -2,7 +2,7 @@
 //! integer arithmetic only.
 //!
 //! `reversi_train <data>[,<data>...] <weights out> [epochs, default 60] [lambda %, default 50]
-//! [start weights] [smooth %, default 0]`
+//! [start weights]`
 //!
 //! Each data source is a file of `reversi_selfplay` (17-byte records: the target is the
 //! game's final disc difference) or a folder of `reversi_datagen` chunks (20-byte records:
@@ -11,10 +11,7 @@
 //! gradient steps where each weight moves by the mean error of the positions it occurs in,
 //! times a step of 1/24, shrunk for rarely seen configurations (the mean is taken over the
 //! occurrences plus 8). The weights start at 0, or at a weights file's (a new round starts
-//! from the shipped set). With `smooth` above 0 each position also trains the same features
-//! of the two neighbouring phases, its error counted at `smooth`% there (more data for each
-//! phase's many weights, at the price of blurring the phases). Every 16th position is held
-//! out and its error printed.
+//! from the shipped set). Every 16th position is held out and its error printed.
 //! Deterministic: no random choices.
 
 use kgames_reversi::pattern::{self, FEATURES, PHASE_WEIGHTS, WEIGHTS};
@@ -92,15 +89,6 @@ fn main() {
         .map_or("src/reversi/weights.bin", String::as_str);
     let epochs: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(60);
     let lambda: i64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(50);
-    // Each position also trains the same features of the neighbouring phases, at this
-    // share (percent) of its weight.
-    let smooth: i64 = args.get(5).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let neighbours = |base: usize| {
-        [base.checked_sub(PHASE_WEIGHTS), Some(base + PHASE_WEIGHTS)]
-            .into_iter()
-            .flatten()
-            .filter(|&b| smooth > 0 && b < WEIGHTS)
-    };
     let mut samples: Vec<Sample> = Vec::new();
     for source in sources.split(',') {
         read_source(source, lambda, &mut samples);
@@ -118,10 +106,7 @@ fn main() {
     for (i, (base, f)) in features.iter().enumerate() {
         if train(i) {
             for &x in f {
-                count[base + x as usize] += 100;
-                for b in neighbours(*base) {
-                    count[b + x as usize] += smooth;
-                }
+                count[base + x as usize] += 1;
             }
         }
     }
@@ -169,10 +154,7 @@ fn main() {
                 se_train += se;
                 n_train += 1;
                 for &x in f {
-                    grad[base + x as usize] += 100 * err;
-                    for b in neighbours(*base) {
-                        grad[b + x as usize] += smooth * err;
-                    }
+                    grad[base + x as usize] += err;
                 }
             } else {
                 se_test += se;
@@ -183,7 +165,7 @@ fn main() {
             let (c, m) = (count[i], mirror[i]);
             let g = if m == i { grad[i] } else { grad[i] + grad[m] };
             if c > 0 {
-                *wi += g * SCALE / (STEP_DIV * (c + 800));
+                *wi += g * SCALE / (STEP_DIV * (c + 8));
             }
         }
         if epoch % 10 == 0 || epoch == 1 {
