@@ -5,9 +5,10 @@
 //! replies for the opponent, corner replies weighted most, then potential mobility), corners,
 //! and from [`EVAL_ORDER_EMPTIES`] empties on the evaluation of the position left. Cutoffs:
 //! the table, enhanced transposition cutoffs (children looked up first) and a stability cap
-//! (the opponent's stable discs bound our score). With few empties the solver drops the
-//! table and sorting and only orders by parity; the last two empties are solved by dedicated
-//! code, the last one by counting flips.
+//! (the opponent's stable discs bound our score). The children's table slots are prefetched
+//! while the moves are ordered. With few empties the solver drops the table and sorting and
+//! only orders by parity; the last two empties are solved by dedicated code, the last one by
+//! counting flips.
 //!
 //! Stack: a sorted node keeps one 88-byte move list; the recursion depth is at most the
 //! number of empties plus the passes on the line.
@@ -143,6 +144,13 @@ impl Searcher<'_, '_, '_> {
             }
         }
 
+        if n >= ETC_MIN_EMPTIES {
+            // Prefetch the children's slots for the cutoff's lookups below.
+            for sq in Squares(moves) {
+                let f = bitboard::flips(me, opp, sq);
+                self.tt.prefetch(tt::hash(opp & !f, me | f | square_bit(sq)));
+            }
+        }
         let mut list = MoveList::new();
         for sq in Squares(moves) {
             let bit = square_bit(sq);
@@ -151,6 +159,9 @@ impl Searcher<'_, '_, '_> {
             } else {
                 let f = bitboard::flips(me, opp, sq);
                 let (nme, nopp) = (me | f | bit, opp & !f);
+                if n > TT_MIN_EMPTIES && n < ETC_MIN_EMPTIES {
+                    self.tt.prefetch(tt::hash(nopp, nme));
+                }
                 if n >= ETC_MIN_EMPTIES {
                     // Enhanced transposition cutoff: a child known to score at most `u` for
                     // the opponent gives us at least `-u`.

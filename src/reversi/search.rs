@@ -210,7 +210,12 @@ fn static_score(sq: u8, empty: Bitboard) -> i32 {
 #[inline]
 fn mobility_score(me: Bitboard, opp: Bitboard, sq: u8) -> i32 {
     let f = bitboard::flips(me, opp, sq);
-    let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+    child_score(sq, me | f | square_bit(sq), opp & !f)
+}
+
+/// [`mobility_score`] of the move `sq` that left `nme` (the mover's discs) and `nopp`.
+#[inline]
+fn child_score(sq: u8, nme: Bitboard, nopp: Bitboard) -> i32 {
     let replies = bitboard::moves(nopp, nme);
     static_score(sq, !(nme | nopp))
         - 25 * replies.count_ones() as i32
@@ -343,7 +348,11 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             let s = if sq == tt_move {
                 1023
             } else if depth >= 2 {
-                mobility_score(me, opp, sq)
+                let f = bitboard::flips(me, opp, sq);
+                let (nme, nopp) = (me | f | square_bit(sq), opp & !f);
+                // Prefetch the child's slot for its probe.
+                self.tt.prefetch(tt::hash(nopp, nme));
+                child_score(sq, nme, nopp)
             } else {
                 static_score(sq, empty)
             };
