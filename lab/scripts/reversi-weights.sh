@@ -5,12 +5,16 @@
 #   lab/scripts/reversi-weights.sh            regenerate into out/reversi-weights/, compare
 #   lab/scripts/reversi-weights.sh --install  and copy the result over src/reversi/weights.bin
 #
-# Each round of ROUNDS, REV:GAMES:NODES:EXACT:SEED:LAMBDA:EPOCHS, starts from a weight set:
-# src/reversi/weights.bin as of the git revision REV, or the set of the round before (REV
+# Each round of ROUNDS, REV:GAMES:NODES:EXACT:SEED:LAMBDA:EPOCHS:ENGINE, starts from a weight
+# set: src/reversi/weights.bin as of the git revision REV, or the set of the round before (REV
 # "-"). A set of the first layout (magic KGRPAT01) is converted first (reversi_convert, exact:
 # it evaluates every position alike, so it plays the same games). reversi_datagen plays
 # GAMES games with that set (NODES a move, perfect from EXACT empties, seed SEED; resumable,
-# in KGAMES_CACHE/reversi-data, named after the set's file as REV holds it). Then, unless
+# in KGAMES_CACHE/reversi-data, named after the set's file and the engine) as the engine of
+# the git revision ENGINE plays them (default: this checkout's): the games depend on the
+# search, so each round names the engine that made its data, and a later change to the
+# search leaves the recipe's bytes alone. An older engine's reversi_datagen is built once from
+# `git archive ENGINE` into KGAMES_CACHE/reversi-engines/ENGINE. Then, unless
 # EPOCHS is 0, the trainer continues from that set for EPOCHS epochs on the data of this
 # round and of every round before it (the data piles up), the target LAMBDA% search score
 # and the rest game result (lab/README.md, "The rule for weights"), and its result is the
@@ -27,26 +31,51 @@ cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 install=0
 [ "${1:-}" = --install ] && install=1
-ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0 ae89c77d:32000:8000:16:1002:50:30"}
+ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49 ae89c77d:32000:8000:16:1002:50:30:795aff49 -:32000:8000:16:1003:50:30:795aff49"}
 out=out/reversi-weights
 mkdir -p "$out"
 cargo build --manifest-path lab/Cargo.toml --release -q -p reversi-lab \
     --bin reversi_selfplay --bin reversi_train --bin reversi_datagen --bin reversi_convert
 bin=${CARGO_TARGET_DIR:-lab/target}/release
+
+# datagen ENGINE: the path of reversi_datagen as the git revision ENGINE builds it (this
+# checkout's when ENGINE is empty or is HEAD and the tree is clean).
+datagen() {
+    local engine=$1 dir
+    if [ -z "$engine" ]; then
+        echo "$bin/reversi_datagen"
+        return
+    fi
+    engine=$(git rev-parse --short=8 "$engine^{commit}")
+    dir=$KGAMES_CACHE/reversi-engines/$engine
+    if [ ! -x "$dir/reversi_datagen" ]; then
+        echo "==> building reversi_datagen as of $engine into $dir" >&2
+        rm -rf "$dir/src"
+        mkdir -p "$dir/src"
+        git archive "$engine" | tar -x -C "$dir/src"
+        CARGO_TARGET_DIR=$dir/target cargo build --manifest-path "$dir/src/lab/Cargo.toml" \
+            --release -q -p reversi-lab --bin reversi_datagen >&2
+        cp "$dir/target/release/reversi_datagen" "$dir/reversi_datagen"
+        rm -rf "$dir/src" "$dir/target"
+    fi
+    echo "$dir/reversi_datagen"
+}
+
 prev="" r=0 data_all=""
 for round in $ROUNDS; do
-    IFS=: read -r rev games nodes exact seed lambda epochs <<<"$round"
+    IFS=: read -r rev games nodes exact seed lambda epochs engine <<<"$round"
     r=$((r + 1))
     if [ "$rev" != - ]; then
         prev=$out/weights-$rev.bin
         git show "$rev:src/reversi/weights.bin" >"$prev"
     fi
     data=$KGAMES_CACHE/reversi-data/r$r-g$games-n$nodes-e$exact-s$seed-$(sha256sum "$prev" | cut -c1-12)
+    [ -n "${engine:-}" ] && data=$data-x$(git rev-parse --short=8 "$engine^{commit}")
     if [ "$(head -c 8 "$prev")" = KGRPAT01 ]; then
         "$bin/reversi_convert" "$prev" "$prev.v2"
         prev=$prev.v2
     fi
-    "$bin/reversi_datagen" --dir "$data" --games "$games" --chunk-games 200 --nodes "$nodes" \
+    "$(datagen "${engine:-}")" --dir "$data" --games "$games" --chunk-games 200 --nodes "$nodes" \
         --exact "$exact" --seed "$seed" --threads 2 --weights "$prev"
     data_all=${data_all:+$data_all,}$data
     if [ "$epochs" != 0 ]; then
