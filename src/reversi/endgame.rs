@@ -148,7 +148,8 @@ impl Searcher<'_, '_, '_> {
             // Prefetch the children's slots for the cutoff's lookups below.
             for sq in Squares(moves) {
                 let f = bitboard::flips(me, opp, sq);
-                self.tt.prefetch(tt::hash(opp & !f, me | f | square_bit(sq)));
+                self.tt
+                    .prefetch(tt::hash(opp & !f, me | f | square_bit(sq)));
             }
         }
         let mut list = MoveList::new();

@@ -53,6 +53,26 @@ pub fn parse_square(s: &[u8]) -> Option<u8> {
 /// The midgame depth [`solve`] searches first, for its move order and its guess of the score.
 const GUESS_DEPTH: u8 = 6;
 
+/// The score (eval units, side to move) of a full-window midgame search of `pos` to `depth`
+/// plies, the lab's measure of how a shallow search predicts a deep one; `None` when the
+/// side to move has no move or the budget ran out.
+pub fn midgame_score(
+    pos: &Position,
+    ctx: &mut SearchContext<'_>,
+    meter: &mut Meter<'_>,
+    depth: u8,
+) -> Option<i32> {
+    let (me, opp) = (pos.mover(), pos.opponent());
+    let moves = bitboard::moves(me, opp);
+    if moves == 0 {
+        return None;
+    }
+    let mut root = RootMoves::new(me, opp, moves);
+    let mut s = Searcher::new(ctx, meter);
+    let r = s.root_search(me, opp, &mut root, Mode::Midgame(depth, 0), -INF, INF);
+    r.complete.then_some(r.best)
+}
+
 /// An exact solution of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Solution {

@@ -49,7 +49,7 @@ pub mod reversi;
 pub use reversi::*;
 
 // The crate's API at its root, for the tools and tests (the module uses the modules' own paths).
-pub use reversi::host::{solve, Solution};
+pub use reversi::host::{midgame_score, solve, Solution};
 pub use reversi::{
     notation::{parse_square, square_at, square_name},
     perft::{perft, perft_metered},

@@ -1,5 +1,6 @@
-//! The CPU player: iterative deepening negascout (PVS) with a transposition table, switching to
-//! the exact endgame solver when the end is within reach.
+//! The CPU player: iterative deepening negascout (PVS) with a transposition table and
+//! Multi-ProbCut (a shallow search's score, beyond a fitted margin, cuts a deep node),
+//! switching to the exact endgame solver when the end is within reach.
 //!
 //! Scores: midgame scores are [`eval`](super::eval) units (100 is about one disc) for the side
 //! to move; a game end found inside the midgame tree scores `WIN + d` / `-WIN + d` for a final
@@ -10,10 +11,11 @@
 //! stack, a midgame or sorted endgame node keeps one 88-byte move list plus a few words (about
 //! 320 bytes per frame in an x86-64 host release build; about 180 for the unsorted solver
 //! nodes with at most 6 empties). The midgame recursion is at most [`MAX_DEPTH`] plies plus
-//! passes; the solver's at most the number of empties plus passes, and the CPU player only
-//! solves at [`SOLVE_EMPTIES`] or fewer empties (after a short deepening), with a large budget
-//! at [`LARGE_SOLVE_EMPTIES`] or fewer (after a deepening to [`LARGE_PRE_SOLVE_DEPTH`]), or
-//! once the deepening gets within [`SOLVE_MARGIN`] plies of the end with at most
+//! passes (a Multi-ProbCut search is shallower than the node that starts it); the solver's
+//! at most the number of empties plus passes, and the CPU player only solves at
+//! [`SOLVE_EMPTIES`] or fewer empties (after a short deepening), with a large budget at
+//! [`LARGE_SOLVE_EMPTIES`] or fewer (after a deepening to [`LARGE_PRE_SOLVE_DEPTH`]), or once
+//! the deepening gets within [`SOLVE_MARGIN`] plies of the end with at most
 //! [`MAX_SOLVE_EMPTIES`] empties.
 
 use super::bitboard::{self, square_bit, Bitboard, Squares, CORNERS};
@@ -66,6 +68,8 @@ pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     generation: u8,
     eval: EvalKind,
+    /// Multi-ProbCut in the midgame search (default on).
+    selective: bool,
     /// The choices among near-equal opening moves (kept by [`clear`](Self::clear)).
     rng: Rng,
 }
@@ -78,8 +82,14 @@ impl<'a> SearchContext<'a> {
             tt,
             generation: 0,
             eval: EvalKind::default(),
+            selective: true,
             rng: Rng::new(0x5EED),
         }
+    }
+
+    /// Turns Multi-ProbCut in the midgame search on or off (default on).
+    pub fn set_selective(&mut self, on: bool) {
+        self.selective = on;
     }
 
     /// Seeds the choice among near-equal opening moves (see [`VARIETY_EMPTIES`]).
@@ -132,6 +142,7 @@ pub(crate) struct Searcher<'t, 'm, 'c> {
     /// Set once the meter said stop; every node then returns at once, with a value to ignore.
     pub(crate) stopped: bool,
     pub(crate) eval: EvalKind,
+    selective: bool,
 }
 
 /// The moves at the root, best first.
@@ -161,6 +172,41 @@ pub(super) enum Mode {
     /// Depth, and the margin of near-equal moves (0: none).
     Midgame(u8, i32),
     Solve,
+}
+
+/// Multi-ProbCut from this depth on.
+const MPC_MIN_DEPTH: u8 = 3;
+/// The cut's width in standard deviations of the shallow search's error, in hundredths.
+const MPC_T: i32 = 100;
+
+/// The shallow search's depth for a node of `depth`: about half, of the same parity.
+fn mpc_shallow_depth(depth: u8) -> u8 {
+    ((depth >> 1) & 0xFE) ^ (depth & 1)
+}
+
+/// The standard deviation (eval units) of the deep score less the shallow one, by depth 3..=10
+/// (deeper: 10's) and empties / 10, fitted by `reversi_mpc_fit` (lab).
+const MPC_SIGMA: [[i32; 6]; 8] = [
+    [340, 410, 370, 360, 270, 220],
+    [310, 390, 330, 330, 230, 180],
+    [290, 390, 320, 290, 260, 150],
+    [390, 450, 410, 400, 380, 220],
+    [350, 450, 370, 340, 310, 210],
+    [330, 430, 360, 310, 310, 210],
+    [310, 380, 340, 270, 300, 180],
+    [390, 480, 410, 340, 410, 210],
+];
+
+/// The cut's margin at `depth` with `empties` empties.
+fn mpc_margin(depth: u8, empties: u32) -> i32 {
+    let d = usize::from(depth.clamp(3, 10) - 3);
+    let e = (empties / 10).min(5) as usize;
+    let sigma = MPC_SIGMA
+        .get(d)
+        .and_then(|row| row.get(e))
+        .copied()
+        .unwrap_or(400);
+    sigma * MPC_T / 100
 }
 
 /// The midgame score of a finished game.
@@ -262,6 +308,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             meter,
             stopped: false,
             eval: ctx.eval,
+            selective: ctx.selective,
         }
     }
 
@@ -342,6 +389,13 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             }
         }
 
+        // Multi-ProbCut: a shallow search predicts this one's score.
+        if self.selective && depth >= MPC_MIN_DEPTH {
+            if let Some(v) = self.probcut(me, opp, depth, alpha, beta) {
+                return v;
+            }
+        }
+
         let empty = !(me | opp);
         let mut list = MoveList::new();
         for sq in Squares(moves) {
@@ -379,6 +433,30 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             best_move,
         );
         best
+    }
+
+    /// Multi-ProbCut at a node of `depth`: `Some(beta)` when a shallow search scores so far
+    /// above `beta` that the deep one would too with high probability, `Some(alpha)` when
+    /// so far below `alpha`; `None` when neither (or when stopped: `Some(0)`, thrown away).
+    fn probcut(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let shallow = mpc_shallow_depth(depth);
+        let margin = mpc_margin(depth, (!(me | opp)).count_ones());
+        let high = beta.saturating_add(margin);
+        if high < WIN - 64 && self.pvs(me, opp, shallow, high - 1, high, false) >= high {
+            return Some(if self.stopped { 0 } else { beta });
+        }
+        let low = alpha.saturating_sub(margin);
+        if low > 64 - WIN && self.pvs(me, opp, shallow, low, low + 1, false) <= low {
+            return Some(if self.stopped { 0 } else { alpha });
+        }
+        self.stopped.then_some(0)
     }
 
     /// The move loop of a fail-soft negascout node, shared by the midgame search and the
@@ -456,6 +534,10 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
             near: 0,
             near_lb: [-INF; 64],
         };
+        // The near-equal moves are told by exact scores: a search without Multi-ProbCut (whose
+        // cuts depend on the window and the table, and would tell symmetric moves apart).
+        let selective = self.selective;
+        self.selective &= margin == 0;
         let len = root.len.min(64);
         for i in 0..len {
             let sq = root.squares[i];
@@ -507,6 +589,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
                 }
             }
         }
+        self.selective = selective;
         r.complete = !self.stopped;
         if r.searched_any {
             root.promote(r.best_sq);

@@ -155,6 +155,45 @@ fn cpu_solves_twenty_empties_exactly() {
 }
 
 #[test]
+fn multi_probcut_searches_deeper_at_equal_nodes() {
+    // The same node budget reaches more plies with Multi-ProbCut than without, on midgame
+    // positions of a seeded random game.
+    let mut tt = [TtEntry::EMPTY; 1 << 16];
+    let mut rng = Rng::new(7);
+    let mut p = Position::start();
+    let (mut deeper, mut total) = (0, 0);
+    for ply in 0..40 {
+        let moves: Vec<u8> = Squares(p.legal_moves()).collect();
+        let Some(&sq) = moves.get(rng.below(moves.len().max(1) as u32) as usize) else {
+            p = p.pass().unwrap();
+            continue;
+        };
+        p = p.play(sq).unwrap();
+        if ply < 20 || ply % 4 != 0 || p.legal_moves() == 0 {
+            continue;
+        }
+        let mut depth = [0u8; 2];
+        for (slot, selective) in depth.iter_mut().zip([true, false]) {
+            let mut ctx = SearchContext::new(&mut tt);
+            ctx.clear();
+            ctx.set_selective(selective);
+            let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
+            let mut m = Meter::new(Budget::Nodes(300_000), &mut c, &mut i);
+            let r = best_move(&p, &mut ctx, &mut m);
+            check_legal(&p, &r);
+            *slot = r.depth;
+        }
+        total += 1;
+        deeper += u32::from(depth[0] > depth[1]);
+        assert!(depth[0] >= depth[1], "{depth:?} at {:?}", p.setup());
+    }
+    assert!(
+        total >= 4 && deeper * 2 >= total,
+        "{deeper} of {total} deeper"
+    );
+}
+
+#[test]
 fn opening_variety_with_time_budgets_only() {
     // The four first moves are equal by symmetry: a time budget picks among them (seeded),
     // a node budget always plays the same one.

@@ -1,7 +1,8 @@
 //! A match between two versions of the engine at equal budgets: by default the learned
 //! pattern evaluation (A) against the classic hand-made one (B), same search otherwise; or
 //! any two of the shipped weights (`pattern`), the classic evaluation (`classic`) and a
-//! weights file in `weights.bin`'s format (a path), such as a new set against the shipped one.
+//! weights file in `weights.bin`'s format (a path), such as a new set against the shipped one;
+//! `flat:` before a name plays that evaluation without Multi-ProbCut.
 //!
 //! `reversi_match [games, default 400] [ms per move, default 100 | N<nodes>] [seed, default 1]
 //! [threads, default 1] [A, default pattern] [B, default classic]`
@@ -38,8 +39,17 @@ fn opening(rng: &mut Rng) -> Position {
     }
 }
 
-/// An evaluation named on the command line: `pattern`, `classic` or a weights file (read and
-/// kept for the whole run).
+/// An engine named on the command line: an evaluation, `pattern`, `classic` or a weights file
+/// (read and kept for the whole run), with `flat:` before it for the search without
+/// Multi-ProbCut. `(evaluation, selective)`.
+fn engine_arg(name: &str) -> Result<(EvalKind, bool), String> {
+    match name.strip_prefix("flat:") {
+        Some(rest) => eval_arg(rest).map(|e| (e, false)),
+        None => eval_arg(name).map(|e| (e, true)),
+    }
+}
+
+/// An evaluation: `pattern`, `classic` or a weights file.
 fn eval_arg(name: &str) -> Result<EvalKind, String> {
     match name {
         "pattern" => Ok(EvalKind::Pattern),
@@ -61,7 +71,7 @@ fn game(
     mut p: Position,
     a_color: Color,
     budget: Budget,
-    evals: (EvalKind, EvalKind),
+    evals: ((EvalKind, bool), (EvalKind, bool)),
     tt: &mut [TtEntry],
 ) -> i32 {
     while !p.is_over() {
@@ -69,7 +79,7 @@ fn game(
             p = p.pass().expect("no move");
             continue;
         }
-        let eval = if p.side_to_move() == a_color {
+        let (eval, selective) = if p.side_to_move() == a_color {
             evals.0
         } else {
             evals.1
@@ -77,6 +87,7 @@ fn game(
         let mut ctx = SearchContext::new(tt);
         ctx.clear();
         ctx.set_eval(eval);
+        ctx.set_selective(selective);
         let (mut clock, mut never) = (WallClock(Instant::now()), NeverInterrupt);
         let mut meter = Meter::new(budget, &mut clock, &mut never);
         let Outcome::Move(sq) = best_move(&p, &mut ctx, &mut meter).outcome else {
@@ -106,7 +117,7 @@ fn main() {
         args.get(4).map_or("pattern", String::as_str),
         args.get(5).map_or("classic", String::as_str),
     );
-    let evals = match (eval_arg(a_name), eval_arg(b_name)) {
+    let evals = match (engine_arg(a_name), engine_arg(b_name)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("reversi_match: {e}");
