@@ -147,8 +147,11 @@ impl<'a> Table<'a> {
             // SAFETY: `prefetcht0` only hints the cache; it reads nothing into a register,
             // writes nothing and never faults, and `e` is a live reference besides.
             unsafe {
-                core::arch::asm!("prefetcht0 [{0}]", in(reg) e as *const TtEntry,
-                    options(nostack, readonly, preserves_flags));
+                core::arch::asm!(
+                    "prefetcht0 [{0}]",
+                    in(reg) core::ptr::from_ref(e),
+                    options(nostack, readonly, preserves_flags),
+                );
             }
             #[cfg(not(target_arch = "x86_64"))]
             let _ = e;
