@@ -1,15 +1,17 @@
 //! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
 //! re-searches), quiescence search on captures and promotions, check extension, null-move
 //! pruning and late-move reductions, MVV-LVA, killer and history move ordering, a transposition table,
-//! and draw detection (repetition, fifty moves, insufficient material) inside the tree.
+//! correction history of the static evaluation, and draw detection (repetition, fifty moves,
+//! insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1896 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
-//! 59 KiB) and the history table a `&mut History` (3 KiB). The search never goes deeper
+//! 59 KiB), the history table a `&mut History` (3 KiB) and the correction history a
+//! `&mut [i16]` ([`SearchContext::set_correction`], 32 KiB usually). The search never goes deeper
 //! than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps a few
 //! scalars per frame on the stack. The buffers may be allocated once and reused; the table
-//! and the history are cleared at the start of every [`best_move`] (unless the table is
+//! and both histories are cleared at the start of every [`best_move`] (unless the table is
 //! kept) so results depend only on the game and the budget.
 //!
 //! Every node calls [`Meter::tick`]. On `OutOfBudget` the best move of the deepest finished
@@ -17,6 +19,7 @@
 //! iteration finished, the first move in the ordering: always legal); on `Interrupted`,
 //! [`SearchResult::Interrupted`].
 
+use super::correction::{correction, update as update_correction};
 use super::eval::{evaluate_bounded, VALUES};
 use super::game::Game;
 pub use super::history::History;
@@ -189,6 +192,8 @@ pub struct SearchContext<'a> {
     accs: &'a mut [Accumulator],
     /// Bit `p`: `accs[p]` holds the accumulator of `plies[p].pos`.
     acc_valid: u64,
+    /// The correction history's table (empty: none).
+    correction: &'a mut [i16],
 }
 
 impl<'a> SearchContext<'a> {
@@ -210,7 +215,15 @@ impl<'a> SearchContext<'a> {
             nnue: None,
             accs: &mut [],
             acc_valid: 0,
+            correction: &mut [],
         }
+    }
+
+    /// Corrects the static evaluation by the correction history (src/chess/correction.rs)
+    /// in `table` ([`CORRECTION_ENTRIES`](super::correction::CORRECTION_ENTRIES) of them is
+    /// usual; empty: no correction). Cleared with the history, kept with the table.
+    pub fn set_correction(&mut self, table: &'a mut [i16]) {
+        self.correction = table;
     }
 
     /// Evaluates with the network `net` instead of the classic evaluation, keeping one
@@ -291,6 +304,7 @@ pub fn best_move_observed(
     if !ctx.keep_table {
         ctx.tt.fill(TtEntry::EMPTY);
         *ctx.history = History::EMPTY;
+        ctx.correction.fill(0);
     }
     if game.is_over() {
         return SearchResult::NoMove;
@@ -947,9 +961,20 @@ impl Search<'_, '_, '_> {
         }
         // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
         // a margin per ply is taken as a cut.
-        // The static evaluation, where the pruning below uses it (computed once).
+        // The static evaluation, where the pruning below or the correction history uses it
+        // (computed once); the pruning uses it corrected.
         let selective = self.ctx.pruning && !pv && !in_check && beta.abs() < MATE_BOUND;
-        let eval = if selective { self.static_eval(ply) } else { 0 };
+        let correcting = !in_check && !self.ctx.correction.is_empty();
+        let raw_eval = if selective || correcting {
+            self.static_eval(ply)
+        } else {
+            0
+        };
+        let eval = match self.pos(ply) {
+            Some(p) if correcting => (raw_eval + correction(self.ctx.correction, p))
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            _ => raw_eval,
+        };
         if selective && depth <= 6 && eval - FUTILITY_MARGIN * depth >= beta {
             return eval;
         }
@@ -973,6 +998,7 @@ impl Search<'_, '_, '_> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = 0u16;
+        let mut best_tactical = false;
         for i in 0..count {
             self.pick_good(ply, i);
             if selective
@@ -1028,6 +1054,7 @@ impl Search<'_, '_, '_> {
             if score > best_score {
                 best_score = score;
                 best_move = m.packed();
+                best_tactical = m.is_tactical();
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -1063,6 +1090,18 @@ impl Search<'_, '_, '_> {
                 depth: depth.clamp(0, 127) as i8,
                 bound,
             };
+        }
+        // Correction history: a quiet best move (or none) whose score says where the
+        // position really stands relative to its static evaluation.
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > raw_eval,
+            Bound::Upper => best_score < raw_eval,
+        };
+        if correcting && !best_tactical && informative && best_score.abs() < MATE_BOUND {
+            if let Some(p) = self.ctx.plies.get(ply) {
+                update_correction(self.ctx.correction, &p.pos, depth, best_score, raw_eval);
+            }
         }
         best_score
     }

@@ -5,6 +5,7 @@ use core::fmt::Write;
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
 use super::scratch::Alloc;
+use crate::chess::correction::CORRECTION_ENTRIES;
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
 use crate::chess::nnue::{Accumulator, Network};
@@ -129,6 +130,8 @@ pub struct ChessScratch<A: Alloc> {
     history: A::Boxed<History>,
     /// Empty with the classic evaluation.
     accs: A::Slice<Accumulator>,
+    /// The correction history's table (src/chess/correction.rs), kept with the table.
+    correction: A::Slice<i16>,
     net: Option<Network<'static>>,
 }
 
@@ -157,6 +160,7 @@ impl Game for Chess {
             plies: A::slice(MAX_PLY, Ply::EMPTY)?,
             history: A::boxed(History::EMPTY)?,
             accs: A::slice(if net.is_some() { MAX_PLY } else { 0 }, Accumulator::EMPTY)?,
+            correction: A::slice(CORRECTION_ENTRIES, 0)?,
             net,
         })
     }
@@ -261,6 +265,7 @@ impl Game for Chess {
             plies,
             history,
             accs,
+            correction,
             net,
         } = scratch;
         // The table and history of this game's earlier searches are kept, as `kgames-uci
@@ -269,6 +274,7 @@ impl Game for Chess {
         *owner = Some(self.id);
         let mut ctx = SearchContext::new(tt, plies, history);
         ctx.set_keep_table(keep);
+        ctx.set_correction(correction);
         if let Some(net) = *net {
             ctx.set_nnue(net, accs);
         }

@@ -5,6 +5,7 @@ use crate::engine::{
 };
 use crate::timeman::Limit;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt};
+use kgames_chess::correction::CORRECTION_ENTRIES;
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
 use kgames_chess::nnue::{Accumulator, Network};
@@ -25,6 +26,8 @@ struct Memory {
     plies: Vec<Ply>,
     history: Box<History>,
     accs: Vec<Accumulator>,
+    /// The correction history's table (kept and cleared with the history).
+    correction: Vec<i16>,
 }
 
 /// The in-process engine.
@@ -65,6 +68,7 @@ impl Host {
                 plies: vec![Ply::EMPTY; MAX_PLY],
                 history: Box::new(History::EMPTY),
                 accs: vec![Accumulator::EMPTY; MAX_PLY],
+                correction: vec![0; CORRECTION_ENTRIES],
             },
         }
     }
@@ -118,6 +122,7 @@ fn search(
             ctx.set_nnue(net, &mut memory.accs);
         }
         ctx.set_keep_table(keep);
+        ctx.set_correction(&mut memory.correction);
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);
         }
@@ -170,6 +175,7 @@ impl Engine for Host {
         if let Some(m) = self.memory.as_mut() {
             m.tt.fill(TtEntry::EMPTY);
             *m.history = History::EMPTY;
+            m.correction.fill(0);
         }
         Ok(())
     }
