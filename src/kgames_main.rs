@@ -64,6 +64,10 @@ module! {
             default: 1,
             description: "Evaluation of /dev/chess's CPU: 1 the built-in network, 0 the classic one (0-1)",
         },
+        chess_simd: u32 {
+            default: 1,
+            description: "Loops of /dev/chess's network: 1 AVX2 where the CPU has it (chosen at load), 0 the plain loops (0-1)",
+        },
         kxo_games: u32 {
             default: 9,
             description: "Concurrent AI-vs-AI games of /dev/kxo (1-32; else the load fails with EINVAL)",

@@ -9,10 +9,12 @@
 //! [`search`] with [`eval`] and [`nnue`] (the CPU player and its evaluations; the
 //! evaluation's terms in [`terms`], their weights in [`weights`], written by the tuner
 //! `chess-tune`). The search's helpers stay private: `see` (static exchange evaluation),
-//! `history` (the history heuristic), `reductions` (late-move reductions); [`correction`]
-//! (correction history) is public for its table size.
+//! `history` (the history heuristic), `reductions` (late-move reductions), `avx2` (the
+//! network's loops in AVX2 `asm!`); [`correction`] (correction history) is public for its
+//! table size.
 
 mod attacks;
+mod avx2;
 pub mod bitboard;
 pub mod correction;
 pub mod eval;

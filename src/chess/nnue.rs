@@ -242,12 +242,55 @@ fn dot_crelu(side: &[i16], w: &[u8]) -> i64 {
     })
 }
 
+/// A stretch of code in which the network may use the vector registers, opened and closed
+/// around each AVX2 update or output sum ([`Network::with_avx2`]): in the kernel,
+/// `kernel_fpu_begin_mask` and `kernel_fpu_end` (nothing between them sleeps or allocates);
+/// on the host, [`FpuSection::NONE`].
+#[derive(Clone, Copy, Debug)]
+pub struct FpuSection {
+    /// Makes the vector registers usable.
+    pub begin: fn(),
+    /// Ends what `begin` started.
+    pub end: fn(),
+}
+
+fn no_section() {}
+
+impl FpuSection {
+    /// Nothing to open or close (user space, where the vector registers are always usable).
+    pub const NONE: FpuSection = FpuSection {
+        begin: no_section,
+        end: no_section,
+    };
+}
+
+/// An [`FpuSection`] vouched for AVX2: only `unsafe` code makes one, so a [`Network`] switched
+/// to AVX2 by a value of this type runs its `asm!` only where it may.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(FpuSection);
+
+impl Avx2 {
+    /// The vouched section.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has AVX2 and the system enabled its registers (the kernel's
+    /// `boot_cpu_has(X86_FEATURE_AVX2)`, user space's `is_x86_feature_detected!("avx2")`),
+    /// and between `section.begin` and `section.end` the vector registers may be used.
+    pub unsafe fn new(section: FpuSection) -> Avx2 {
+        Avx2(section)
+    }
+}
+
 /// A network: validated bytes in the format of the module documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct Network<'n> {
     bytes: &'n [u8],
     hidden: usize,
     activation: Activation,
+    /// Set (only from an [`Avx2`]): the update and the clipped-ReLU output sum run in AVX2
+    /// (src/chess/avx2.rs), each inside this section.
+    avx2: Option<FpuSection>,
 }
 
 /// The shipped network (`make chess-net` writes it).
@@ -286,7 +329,30 @@ impl<'n> Network<'n> {
             bytes,
             hidden,
             activation,
+            avx2: None,
         })
+    }
+
+    /// The same network computing its accumulator updates and clipped-ReLU output sums in
+    /// AVX2 (`asm!`, src/chess/avx2.rs), each inside `avx2`'s section: the same values as
+    /// the plain loops, bit for bit. Unchanged on other architectures or when the hidden
+    /// size is not a multiple of 16.
+    pub fn with_avx2(self, avx2: Avx2) -> Network<'n> {
+        let usable = cfg!(target_arch = "x86_64") && self.hidden & 15 == 0;
+        Network {
+            avx2: if usable { Some(avx2.0) } else { None },
+            ..self
+        }
+    }
+
+    /// The same network with the plain loops.
+    pub fn scalar(self) -> Network<'n> {
+        Network { avx2: None, ..self }
+    }
+
+    /// Whether the network computes in AVX2 ([`Network::with_avx2`]).
+    pub fn uses_avx2(&self) -> bool {
+        self.avx2.is_some()
     }
 
     /// The network built into the engine.
@@ -413,6 +479,9 @@ impl<'n> Network<'n> {
             return;
         };
         let h = self.hidden;
+        if self.update_avx2(parent, gone, came, acc) {
+            return;
+        }
         for (persp, (dst, src)) in Color::ALL
             .into_iter()
             .zip(acc.v.iter_mut().zip(parent.v.iter()))
@@ -464,6 +533,50 @@ impl<'n> Network<'n> {
         }
     }
 
+    /// [`Network::update`]'s one pass in AVX2, for one or two pieces gone and one come
+    /// (quiet moves, captures, promotions); false when the network is not in AVX2 or the
+    /// move is another kind (then the plain loops write every sum).
+    #[inline(always)]
+    fn update_avx2(
+        &self,
+        parent: &Accumulator,
+        gone: &[(Piece, Square)],
+        came: &[(Piece, Square)],
+        acc: &mut Accumulator,
+    ) -> bool {
+        let (Some(section), &[c]) = (self.avx2, came) else {
+            return false;
+        };
+        if !matches!(gone.len(), 1 | 2) {
+            return false;
+        }
+        let h = self.hidden;
+        (section.begin)();
+        let mut done = true;
+        for (persp, (dst, src)) in Color::ALL
+            .into_iter()
+            .zip(acc.v.iter_mut().zip(parent.v.iter()))
+        {
+            let col = |(piece, sq): (Piece, Square)| self.column(feature(persp, piece, sq));
+            let mut cols: [&[u8]; 2] = [&[], &[]];
+            for (slot, &g) in cols.iter_mut().zip(gone) {
+                *slot = col(g);
+            }
+            let (Some(dst), Some(src), Some(cols)) =
+                (dst.get_mut(..h), src.get(..h), cols.get(..gone.len()))
+            else {
+                done = false;
+                break;
+            };
+            // SAFETY: `self.avx2` is set only from an `Avx2`, whose maker vouched for AVX2 and
+            // for the vector registers between `section.begin` and `section.end`, which
+            // enclose this call.
+            done &= unsafe { super::avx2::update(dst, src, cols, col(c)) };
+        }
+        (section.end)();
+        done
+    }
+
     /// Updates `acc` from `before` to `after` one piece at a time (any two positions).
     fn apply_all(&self, acc: &mut Accumulator, before: &Position, after: &Position) {
         for color in Color::ALL {
@@ -480,6 +593,38 @@ impl<'n> Network<'n> {
         }
     }
 
+    /// Both perspectives' clipped-ReLU output sums in AVX2, inside the section (the plain
+    /// sums where the vector one declines, which `with_avx2`'s hidden size rules out).
+    #[inline(always)]
+    fn dots_avx2(
+        &self,
+        us: &[i16; MAX_HIDDEN],
+        out_us: &[u8],
+        them: &[i16; MAX_HIDDEN],
+        out_them: &[u8],
+    ) -> (i64, i64) {
+        let h = self.hidden;
+        let (us, them) = (us.get(..h).unwrap_or(&[]), them.get(..h).unwrap_or(&[]));
+        let Some(section) = self.avx2 else {
+            return (dot_crelu(us, out_us), dot_crelu(them, out_them));
+        };
+        (section.begin)();
+        // SAFETY: `self.avx2` is set only from an `Avx2`, whose maker vouched for AVX2 and
+        // for the vector registers between `section.begin` and `section.end`, which enclose
+        // these calls.
+        let sums = unsafe {
+            (
+                super::avx2::dot_crelu(us, out_us, QA as i16),
+                super::avx2::dot_crelu(them, out_them, QA as i16),
+            )
+        };
+        (section.end)();
+        (
+            sums.0.unwrap_or_else(|| dot_crelu(us, out_us)),
+            sums.1.unwrap_or_else(|| dot_crelu(them, out_them)),
+        )
+    }
+
     /// The score in centipawns for `turn`, the side to move, from `acc` (clamped to
     /// `+-EVAL_LIMIT`).
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
@@ -491,6 +636,10 @@ impl<'n> Network<'n> {
         let out_us = self.values((INPUTS + 1) * h, h);
         let out_them = self.values((INPUTS + 2) * h, h);
         let sum = match self.activation {
+            Activation::ClippedRelu if self.avx2.is_some() => {
+                let (us_sum, them_sum) = self.dots_avx2(us, out_us, them, out_them);
+                us_sum + them_sum + self.output_bias()
+            }
             Activation::ClippedRelu if cfg!(target_feature = "sse2") => {
                 dot_crelu_lanes(us, out_us) + dot_crelu_lanes(them, out_them) + self.output_bias()
             }

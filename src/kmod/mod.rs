@@ -25,6 +25,7 @@
 
 pub(crate) mod clock;
 pub(crate) mod compat;
+pub(crate) mod fpu;
 pub(crate) mod game;
 pub(crate) mod kxo;
 pub(crate) mod params;

@@ -6,7 +6,7 @@
 
 use kernel::prelude::*;
 
-use super::{compat::param, string_param};
+use super::{compat::param, fpu, string_param};
 use crate::module_parameters as p;
 use crate::params::{Parameters, Plan};
 
@@ -19,6 +19,7 @@ pub(crate) fn plan() -> Result<Plan> {
         search_contexts: param(&p::search_contexts),
         max_move_ms: param(&p::max_move_ms),
         chess_eval: param(&p::chess_eval),
+        chess_simd: param(&p::chess_simd),
         kxo_games: param(&p::kxo_games),
         kxo_ring: param(&p::kxo_ring),
         kxo_period_ms: param(&p::kxo_period_ms),
@@ -36,10 +37,20 @@ pub(crate) fn plan() -> Result<Plan> {
         test_alloc_delay_ms: param(&p::test_alloc_delay_ms),
         test_idle_evict_ms: param(&p::test_idle_evict_ms),
     };
-    Plan::check(&values).map_err(|e| {
+    let mut plan = Plan::check(&values).map_err(|e| {
         // The kernel's `pr_err!` takes `kernel::fmt::Display` arguments: `core::fmt::Arguments`
         // is one, `ParamError` (a `core::fmt::Display`) is not.
         pr_err!("{}\n", format_args!("{e}"));
         EINVAL
-    })
+    })?;
+    if plan.chess.simd {
+        plan.chess.avx2 = fpu::avx2();
+    }
+    let loops = if plan.chess.avx2.is_some() {
+        "AVX2"
+    } else {
+        "plain"
+    };
+    pr_info!("chess network: {loops} loops\n");
+    Ok(plan)
 }

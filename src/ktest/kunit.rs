@@ -94,7 +94,9 @@ mod reversi {
 #[kunit_tests(kgames_chess)]
 mod chess {
     use super::{chess_evals::NETWORK_EVALS, chess_perft::SHALLOW};
-    use crate::chess::{movegen::perft, nnue::Accumulator, nnue::Network, position::Position};
+    use crate::chess::{
+        movegen::perft, moves::MoveList, nnue::Accumulator, nnue::Network, position::Position,
+    };
     use kernel::prelude::*;
 
     /// Perft of the wiki's positions (the start, Kiwipete, 3-6) to the depths with at most
@@ -121,6 +123,46 @@ mod chess {
             net.refresh(&pos, &mut acc);
             assert_eq!(net.evaluate(&acc, pos.turn()), want);
         }
+        Ok(())
+    }
+
+    /// Where the CPU has AVX2, the network's AVX2 loops inside the kernel's FPU sections
+    /// (src/kmod/fpu.rs) give the plain loops' accumulators and evaluations, bit for bit:
+    /// every legal move of the fixed positions, updated from the position's accumulator.
+    #[test]
+    fn network_avx2_equals_the_plain_loops() -> Result {
+        let plain = Network::embedded().ok_or(EINVAL)?.scalar();
+        let Some(avx2) = crate::kmod::fpu::avx2() else {
+            pr_info!("kgames: no AVX2 on this CPU: only the plain loops run\n");
+            return Ok(());
+        };
+        let vector = plain.with_avx2(avx2);
+        assert!(vector.uses_avx2());
+        let mut accs = KVVec::from_elem(Accumulator::EMPTY, 3, GFP_KERNEL)?;
+        let mut list = KBox::new(MoveList::new(), GFP_KERNEL)?;
+        let mut moves = 0;
+        for &(fen, want) in NETWORK_EVALS {
+            let pos = Position::from_fen(fen.as_bytes()).map_err(|_| EINVAL)?;
+            let [root, a, b] = &mut accs[..] else {
+                return Err(EINVAL);
+            };
+            plain.refresh(&pos, root);
+            assert_eq!(vector.evaluate(root, pos.turn()), want);
+            pos.legal_moves(&mut list);
+            for &m in list.iter() {
+                let mut after = pos;
+                after.play(m);
+                plain.update(root, &pos, &after, a);
+                vector.update(root, &pos, &after, b);
+                assert!(*a == *b);
+                assert_eq!(
+                    vector.evaluate(b, after.turn()),
+                    plain.evaluate(a, after.turn())
+                );
+                moves += 1;
+            }
+        }
+        assert!(moves > 100);
         Ok(())
     }
 }

@@ -32,6 +32,8 @@ pub struct Parameters<'a> {
     pub max_move_ms: u32,
     /// `/dev/chess`'s evaluation: 1 the network, 0 classic.
     pub chess_eval: u32,
+    /// The chess network's loops: 1 AVX2 where the CPU has it, 0 the plain loops.
+    pub chess_simd: u32,
     /// AI-vs-AI games.
     pub kxo_games: u32,
     /// Records the watchers' ring holds.
@@ -219,6 +221,9 @@ impl Plan {
             } else {
                 Evaluation::Classic
             },
+            simd: flag("chess_simd", p.chess_simd)?,
+            // Only the module knows the CPU: src/kmod/params.rs sets it.
+            avx2: None,
         };
         let playouts = checked_u8("kxo_playouts", p.kxo_playouts, 1, 100)?;
         let nxn = NxnConfig {
@@ -277,6 +282,7 @@ mod tests {
         search_contexts: 4,
         max_move_ms: 30000,
         chess_eval: 1,
+        chess_simd: 1,
         kxo_games: 9,
         kxo_ring: 1024,
         kxo_period_ms: 100,

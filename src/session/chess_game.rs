@@ -8,7 +8,7 @@ use super::scratch::Alloc;
 use crate::chess::correction::CORRECTION_ENTRIES;
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
-use crate::chess::nnue::{Accumulator, Network};
+use crate::chess::nnue::{Accumulator, Avx2, Network};
 use crate::chess::notation::{
     parse_uci, write_board, write_last_move, write_legal_moves, write_uci, ClassicMove, ParseError,
     BOARD_LEN,
@@ -111,10 +111,15 @@ pub enum Evaluation {
 }
 
 /// The chess device's settings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct ChessConfig {
     /// The evaluation of every search of the device.
     pub evaluation: Evaluation,
+    /// The network's loops in AVX2 where the CPU has it (the module parameter `chess_simd`).
+    pub simd: bool,
+    /// Set at load when `simd` is and the CPU has AVX2 (src/kmod/fpu.rs): the network's
+    /// loops run in AVX2 inside the kernel's FPU sections.
+    pub avx2: Option<Avx2>,
 }
 
 /// The chess search's memory: the transposition table, one record per ply, the history
@@ -152,7 +157,10 @@ impl Game for Chess {
         // network that failed it would leave the device classic rather than unusable.
         let net = match config.evaluation {
             Evaluation::Classic => None,
-            Evaluation::Network => Network::embedded(),
+            Evaluation::Network => Network::embedded().map(|net| match config.avx2 {
+                Some(avx2) => net.with_avx2(avx2),
+                None => net,
+            }),
         };
         Some(ChessScratch {
             owner: None,

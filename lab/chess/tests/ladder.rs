@@ -36,6 +36,7 @@ fn ladder(extra: &[&str]) -> Option<Output> {
     let out = Command::new(env!("CARGO_BIN_EXE_chess-ladder"))
         .args(["--engine", &engine, "--stockfish", stockfish])
         .args(["--levels", "0", "--games", "2", "--movetime", "20"])
+        .args(["--speed-nodes", "20000"])
         .args(extra)
         .output()
         .expect("run chess-ladder");
@@ -52,6 +53,21 @@ fn two_game_smoke_match() {
         out.status.success(),
         "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    // The speed line comes first: our engine's nodes a second, and which build it is.
+    let speed = text
+        .lines()
+        .find(|l| l.starts_with("speed: ours "))
+        .unwrap_or_else(|| panic!("no speed line: {text}"));
+    let knps: f64 = speed
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{speed}"));
+    assert!(knps > 0.0, "{speed}");
+    assert!(
+        speed.ends_with("k nodes/s (--engine) (6 positions x 20000 nodes)"),
+        "{speed}"
     );
     let games: Vec<&str> = text
         .lines()

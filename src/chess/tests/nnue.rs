@@ -6,14 +6,36 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{
-    net_len, Accumulator, NetError, Network, HEADER, INPUTS, MAGIC, MAX_FT, MAX_HIDDEN, QA, QB,
-    SCALE,
+    net_len, Accumulator, Avx2, FpuSection, NetError, Network, HEADER, INPUTS, MAGIC, MAX_FT,
+    MAX_HIDDEN, QA, QB, SCALE,
 };
 use kgames_chess::position::Position;
 
+/// `net` with the plain loops, and in AVX2 where this CPU has it (then `[scalar, avx2]`).
+fn variants(net: Network<'_>) -> Vec<Network<'_>> {
+    let mut all = vec![net.scalar()];
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, and user space may always use the vector registers.
+        let avx2 = net.with_avx2(unsafe { Avx2::new(FpuSection::NONE) });
+        assert_eq!(avx2.uses_avx2(), net.hidden() % 16 == 0);
+        all.push(avx2);
+    } else {
+        eprintln!("note: no AVX2 on this CPU, its loops are not compared");
+    }
+    all
+}
+
 #[test]
 fn incremental_accumulators_equal_a_refresh_after_every_move() {
-    let net = Network::embedded().expect("the built-in network is valid");
+    for net in variants(Network::embedded().expect("the built-in network is valid")) {
+        incremental_accumulators(net);
+    }
+}
+
+/// For each move of 200 random games (null moves included), `net`'s update from the
+/// parent's accumulator equals a refresh, and the evaluation equals the plain one.
+fn incremental_accumulators(net: Network<'_>) {
+    let plain = net.scalar();
     let mut rng = Rng::new(7);
     let mut list = MoveList::new();
     let mut moves = 0;
@@ -41,7 +63,7 @@ fn incremental_accumulators_equal_a_refresh_after_every_move() {
             assert_eq!(next, fresh, "after {m:?} from {before:?}");
             assert_eq!(
                 net.evaluate(&next, after.turn()),
-                net.evaluate_position(&after)
+                plain.evaluate_position(&after)
             );
             acc = next;
             moves += 1;
@@ -101,7 +123,9 @@ fn extreme_weights_stay_in_range() {
             }
             sum += i64::from(i32::MAX / 2);
             let cp = (sum * i64::from(SCALE) / i64::from(QA * QB)).clamp(-20_000, 20_000);
-            assert_eq!(i64::from(net.evaluate(&acc, full.turn())), cp);
+            for net in variants(net) {
+                assert_eq!(i64::from(net.evaluate(&acc, full.turn())), cp);
+            }
         }
     }
 }
@@ -174,7 +198,11 @@ fn clipped_relu_output_sums_are_exact() {
                 biased[at_bias..].copy_from_slice(&bias.to_le_bytes());
                 let net = Network::parse(&biased).expect("in range");
                 let cp = (dot + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
-                assert_eq!(i64::from(net.evaluate(&acc, pos.turn())), cp, "H = {h}");
+                for net in variants(net) {
+                    let avx2 = net.uses_avx2();
+                    let got = i64::from(net.evaluate(&acc, pos.turn()));
+                    assert_eq!(got, cp, "H = {h}, AVX2 {avx2}");
+                }
                 if edge {
                     assert_eq!(dot, -255 * h as i64, "H = {h}: both sides clipped at QA");
                 }

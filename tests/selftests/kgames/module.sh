@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kgames selftest: what reloads the module. /dev/kxo's parameters, load, rate and unload while
-# running; the other parameters' bounds; max_move_ms; chess_eval=0; the search's reschedule
+# running; the other parameters' bounds; max_move_ms; chess_eval=0; chess_simd; the search's reschedule
 # point; an open racing the load; the syscall fuzzer (20 s, or $KGAMES_SYSFUZZ_SECONDS; 10
 # minutes on the debug kernel); unload refused while a file is open. Needs the module file
 # (ksft.sh says where it looks); leaves kgames loaded with its defaults.
@@ -140,10 +140,27 @@ if insmod "$ko" chess_eval=0; then
 else
     notok "module: loads with chess_eval=0"
 fi
+# chess_simd: 2 is refused; 0 gives the network its plain loops (the kernel log says so, and
+# the device plays kgames-uci --host --simd off's moves: suite chess_plain); the default, 1,
+# chooses AVX2 where the guest's CPU has it (/proc/cpuinfo), and the log says which.
+check "module: chess_simd=2 fails insmod with EINVAL" bash -c "insmod '$ko' chess_simd=2 2>&1 | grep -qi 'invalid'"
+simd_log() { dmesg | grep -o 'kgames: chess network: [A-Za-z0-9]* loops' | tail -n 1; }
+simd_is() { [ "$(simd_log)" = "kgames: chess network: $1 loops" ]; }
+if insmod "$ko" chess_simd=0; then
+    check "module: chess_simd=0 logs the plain loops" simd_is plain
+    nodes_ready
+    relay < <(timeout 300 "$bin" chess_plain 2>&1)
+    rmmod kgames
+else
+    notok "module: loads with chess_simd=0"
+fi
 t0=$(date +%s%N)
 insmod "$ko"
 echo "# insmod (chess_eval=1, the default) took $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 nodes_ready
+want="plain"; grep -qw avx2 /proc/cpuinfo && want="AVX2"
+echo "# the guest's CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); chess network: $(simd_log)"
+check "module: by default the chess network's loops follow the CPU ($want)" simd_is "$want"
 
 # The search's reschedule point is reached: __cond_resched, traced with the function tracer
 # (which records each call's caller) while /dev/reversi's CPU searches for 500 ms, is called

@@ -51,6 +51,12 @@ pub fn tests() -> Vec<Test> {
             run: crate::uci::whole_game_classic,
         },
         Test {
+            suite: "chess_plain",
+            name: "with chess_simd=0 /dev/chess's network runs its plain loops and plays kgames-uci --host --simd off's moves",
+            uid: 2211,
+            run: crate::uci::whole_game_plain,
+        },
+        Test {
             suite: "chess",
             name: "two games searched in turn each keep their own table: both play kgames-uci --host's moves",
             uid: 2209,

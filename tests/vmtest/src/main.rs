@@ -1,7 +1,7 @@
 //! `kgames-vmtest [SUITE...]`: the in-VM tests of kgames.ko (suites `base`, `reversi`,
 //! `chess`, `kxo`, `othello`, `stress`, `fairness`, `hostile`; none = all; `stress64`,
-//! `faults`, `faults_trace`, `chess_classic`, `open_race`, `sysfuzz`, `ring_size` and
-//! `limits` only when named). Runs as root in the guest with the module loaded; every test
+//! `faults`, `faults_trace`, `chess_classic`, `chess_plain`, `open_race`, `sysfuzz`,
+//! `ring_size` and `limits` only when named). Runs as root in the guest with the module loaded; every test
 //! runs in a forked child, which switches to its own uid before opening a device (so the
 //! tests also prove non-root access, and no two tests share a user's game), under a 90 s
 //! alarm.
@@ -156,14 +156,16 @@ fn main() {
     tests.extend(sysfuzz::tests());
     // Suites that run only when named: minutes long (`make stress`), for the debug kernel
     // only (`make check-debug`), or with other module parameters (chess_classic:
-    // chess_eval=0, loaded so by tests/selftests/kgames/module.sh; limits: max_user_games=2
+    // chess_eval=0, chess_plain: chess_simd=0, loaded so by tests/selftests/kgames/module.sh;
+    // limits: max_user_games=2
     // test_idle_evict_ms=5000 test_alloc_delay_ms=1000, loaded so by module.sh too;
     // open_race and sysfuzz: loads of their own).
-    const ON_REQUEST: [&str; 8] = [
+    const ON_REQUEST: [&str; 9] = [
         "stress64",
         "faults",
         "faults_trace",
         "chess_classic",
+        "chess_plain",
         "open_race",
         "sysfuzz",
         "ring_size",

@@ -48,6 +48,13 @@ pub fn whole_game_classic(_: u32) -> Outcome {
     differs(1, &["--host", "--eval", "nnue"], "the network's")
 }
 
+/// With `chess_simd=0` (module.sh reloads the module so): the device's network runs its
+/// plain loops, and plays the moves of `kgames-uci --host --simd off` for 40 plies (the
+/// AVX2 loops give the same values, so the moves are those of the default too).
+pub fn whole_game_plain(_: u32) -> Outcome {
+    interleaved(1, &["--host", "--simd", "off"], 40)
+}
+
 /// The module's default `search_contexts`, with which the `chess` suite runs (as `fairness`
 /// assumes too: the module does not show its parameters in sysfs).
 const CONTEXTS: u32 = 4;

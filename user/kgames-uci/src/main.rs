@@ -10,7 +10,7 @@ mod timeman;
 
 use clap::Parser;
 use engine::{send, Engine, SearchRequest, Setup};
-use kgames_chess::nnue::Network;
+use kgames_chess::nnue::{Avx2, FpuSection, Network};
 use protocol::Command;
 use std::io::BufRead;
 
@@ -37,6 +37,19 @@ struct Args {
     /// classic).
     #[arg(long, requires = "host")]
     net: Option<std::path::PathBuf>,
+    /// The network's inner loops (host mode): `auto` in AVX2 `asm!` where the CPU has it
+    /// (as /dev/chess chooses at load), `off` the plain loops.
+    #[arg(long, value_enum, default_value_t = Simd::Auto, requires = "host")]
+    simd: Simd,
+}
+
+/// The network's inner loops on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Simd {
+    /// AVX2 where the CPU has it, else the plain loops.
+    Auto,
+    /// The plain loops.
+    Off,
 }
 
 /// The evaluation on the command line.
@@ -59,12 +72,23 @@ fn network(args: &Args) -> Result<Option<Network<'static>>, String> {
             None => Ok(None),
         };
     }
-    let Some(path) = &args.net else {
-        return Network::embedded()
-            .map(Some)
-            .ok_or_else(|| "the built-in network is invalid".to_string());
-    };
-    kgames_client::network::load_network(path).map(Some)
+    let net = match &args.net {
+        None => Network::embedded().ok_or_else(|| "the built-in network is invalid".to_string()),
+        Some(path) => kgames_client::network::load_network(path),
+    }?;
+    Ok(Some(with_simd(net, args.simd)))
+}
+
+/// `net` with the loops `simd` asks for.
+fn with_simd(net: Network<'static>, simd: Simd) -> Network<'static> {
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Auto && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (and the system enabled it: the macro checks both), and
+        // user space may always use the vector registers.
+        return net.with_avx2(unsafe { Avx2::new(FpuSection::NONE) });
+    }
+    let _ = simd;
+    net.scalar()
 }
 
 /// The default `Hash` in MiB.

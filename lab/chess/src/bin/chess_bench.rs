@@ -2,31 +2,37 @@
 //! nodes and speed. `cargo run --release -p chess-lab --bin chess_bench -- [nodes
 //! [depth]]`: with a depth, each search stops there (time to depth: pruning changes what a
 //! node costs, so nodes per second alone do not compare two versions). `--nnue` anywhere
-//! evaluates with the built-in network instead of the classic evaluation.
+//! evaluates with the built-in network instead of the classic evaluation, `--avx2` with the
+//! network's loops in AVX2 `asm!` (as /dev/chess on such a CPU; an error without AVX2).
 
+use chess_lab::bench::FENS;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::text::BufWriter;
 use kgames_chess::game::Game;
-use kgames_chess::nnue::{Accumulator, Network};
+use kgames_chess::nnue::{Accumulator, Avx2, FpuSection, Network};
 use kgames_chess::notation::write_last_move;
 use kgames_chess::position::Position;
 use kgames_chess::search::{best_move, History, Ply, SearchContext, SearchResult, TtEntry};
 use std::time::Instant;
 
-const FENS: [&str; 6] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-];
-
 fn main() {
-    let nnue = std::env::args().any(|a| a == "--nnue");
-    let args: Vec<String> = std::env::args().filter(|a| a != "--nnue").collect();
+    let avx2 = std::env::args().any(|a| a == "--avx2");
+    let nnue = avx2 || std::env::args().any(|a| a == "--nnue");
+    let args: Vec<String> = std::env::args()
+        .filter(|a| a != "--nnue" && a != "--avx2")
+        .collect();
     let net = if nnue {
-        Some(Network::embedded().expect("the built-in network is valid"))
+        let net = Network::embedded().expect("the built-in network is valid");
+        if avx2 {
+            if !std::is_x86_feature_detected!("avx2") {
+                eprintln!("chess_bench: --avx2: this CPU has no AVX2");
+                std::process::exit(1);
+            }
+            // SAFETY: the CPU has AVX2, and user space may always use the vector registers.
+            Some(net.with_avx2(unsafe { Avx2::new(FpuSection::NONE) }))
+        } else {
+            Some(net)
+        }
     } else {
         None
     };

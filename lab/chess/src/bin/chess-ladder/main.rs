@@ -9,8 +9,11 @@ mod depths;
 
 mod openings;
 
+mod speed;
+
+use chess_lab::bench::FENS;
 use chess_lab::stockfish::find_stockfish;
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use depths::Depths;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::notation::parse_uci;
@@ -25,11 +28,19 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "chess-ladder", version)]
 struct Args {
-    /// Our engine's command line (default: `kgames-uci --host`, the program next to this one,
-    /// else the product's `target/release/kgames-uci`, else on PATH; `kgames-uci` alone plays
-    /// through /dev/chess).
+    /// Our engine's command line (default: `kgames-uci --host` of `--build`; `kgames-uci`
+    /// alone plays through /dev/chess).
     #[arg(long)]
     engine: Option<String>,
+    /// The build of our default engine: `host` (the program next to this one, else the
+    /// product's `target/release/kgames-uci`, else on PATH) or `kernel-like` (built with the
+    /// kernel's codegen flags by lab/scripts/kernel-like.sh: the speed /dev/chess plays at);
+    /// with `kernel-like` the speed line also gives the host build's and the factor.
+    #[arg(long, value_enum, default_value_t = Build::Host)]
+    build: Build,
+    /// Nodes per position of the speed measurement before the games (0: none).
+    #[arg(long, default_value_t = speed::NODES)]
+    speed_nodes: u64,
     /// The Stockfish program (default: `stockfish` on PATH, else /usr/games/stockfish).
     #[arg(long)]
     stockfish: Option<String>,
@@ -65,6 +76,15 @@ struct Args {
     verbose: bool,
 }
 
+/// Which build of `kgames-uci` plays when `--engine` is not given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Build {
+    /// The host's codegen (SSE2, vectorised loops).
+    Host,
+    /// The kernel's codegen flags: no SSE or AVX, soft-float.
+    KernelLike,
+}
+
 /// How one game ended, from our side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Result3 {
@@ -73,11 +93,23 @@ enum Result3 {
     Loss,
 }
 
-fn default_engine() -> String {
+/// `kgames-uci --host` of `build`.
+fn default_engine(build: Build) -> Result<String, String> {
+    // The lab's folder in this checkout.
+    let lab = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if build == Build::KernelLike {
+        let program = lab.join("lab/target/kernel-like/release/kgames-uci");
+        if !program.is_file() {
+            return Err(format!(
+                "no kernel-like build at {} (bash lab/scripts/kernel-like.sh builds it)",
+                program.display()
+            ));
+        }
+        return Ok(format!("{} --host", program.display()));
+    }
     let exe = std::env::current_exe().unwrap_or_default();
     let sibling = exe.with_file_name("kgames-uci");
-    // The product workspace's build, from the lab's folder in the same checkout.
-    let product = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kgames-uci");
+    let product = lab.join("target/release/kgames-uci");
     let program = [sibling, product]
         .into_iter()
         .find(|p| p.is_file())
@@ -85,7 +117,30 @@ fn default_engine() -> String {
             || "kgames-uci".to_string(),
             |p| p.to_string_lossy().into_owned(),
         );
-    format!("{program} --host")
+    Ok(format!("{program} --host"))
+}
+
+/// The speed line: our engine's nodes a second through UCI and, for the kernel-like build,
+/// the host build's measured the same way and the factor between them.
+fn speed_line(ours: &mut Client, args: &Args) -> Result<String, String> {
+    let k = |nps: f64| format!("{:.0} k nodes/s", nps / 1000.0);
+    let nps = speed::nodes_per_second(ours, args.speed_nodes)?;
+    let build = match (&args.engine, args.build) {
+        (Some(_), _) => "--engine",
+        (None, Build::Host) => "host build",
+        (None, Build::KernelLike) => "kernel-like build",
+    };
+    let mut line = format!("speed: ours {} ({build})", k(nps));
+    if args.build == Build::KernelLike {
+        let mut host = Client::start(&default_engine(Build::Host)?, &[])?;
+        let host_nps = speed::nodes_per_second(&mut host, args.speed_nodes)?;
+        line += &format!(
+            ", host build {}: factor {:.2}",
+            k(host_nps),
+            nps / host_nps.max(1.0)
+        );
+    }
+    Ok(line + &format!(" ({} positions x {} nodes)", FENS.len(), args.speed_nodes))
 }
 
 /// Plays one game; `ours_white` decides the colours. Returns the result, why, and the moves;
@@ -189,7 +244,10 @@ fn run() -> Result<(), String> {
     } else {
         args.levels.clone()
     };
-    let engine = args.engine.clone().unwrap_or_else(default_engine);
+    let engine = match &args.engine {
+        Some(cmd) => cmd.clone(),
+        None => default_engine(args.build)?,
+    };
     let mut ours = Client::start(&engine, &[])?;
     let budget = if args.nodes > 0 {
         format!(
@@ -204,6 +262,9 @@ fn run() -> Result<(), String> {
         ours.name(),
         args.games
     );
+    if args.speed_nodes > 0 {
+        println!("{}", speed_line(&mut ours, &args)?);
+    }
     let mut table = Vec::new();
     for &level in &levels {
         let options = [
