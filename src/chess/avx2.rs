@@ -18,6 +18,11 @@ use core::arch::asm;
 #[cfg(target_arch = "x86_64")]
 const STEP: usize = 32;
 
+/// A column of zeros as long as the longest (`MAX_HIDDEN` i16), subtracted when one piece
+/// is gone.
+#[cfg(target_arch = "x86_64")]
+static ZEROS: [u8; 2 * super::nnue::MAX_HIDDEN] = [0; 2 * super::nnue::MAX_HIDDEN];
+
 /// Elsewhere there is no AVX2: [`Network::with_avx2`](super::nnue::Network::with_avx2)
 /// leaves the network scalar, and these decline.
 #[cfg(not(target_arch = "x86_64"))]
@@ -32,8 +37,9 @@ pub(super) unsafe fn dot_crelu(_: &[i16], _: &[u8], _: i16) -> Option<i64> {
 }
 
 /// `dst = src - gone[0] (- gone[1]) + came`, wrapping, i16 by i16, over `dst.len()` lanes.
-/// Returns false, and writes nothing, unless `dst.len()` is a non-zero multiple of 16 and
-/// `src` and every column (little-endian i16 bytes) are at least as long.
+/// Returns false, and writes nothing, unless `dst.len()` is a non-zero multiple of 16 (at
+/// most `MAX_HIDDEN`), `gone` has one or two columns, and `src` and every column
+/// (little-endian i16 bytes) are at least as long.
 ///
 /// # Safety
 ///
@@ -50,63 +56,40 @@ pub(super) unsafe fn update(dst: &mut [i16], src: &[i16], gone: &[&[u8]], came: 
     {
         return false;
     }
-    let (d, s, c) = (dst.as_mut_ptr(), src.as_ptr(), came.as_ptr());
-    match gone {
-        [g] => {
-            // SAFETY: the caller's AVX2 and FPU section; `d`, `s`, `g` and `c` are valid for
-            // `bytes` bytes (checked above), `bytes` is a non-zero multiple of 32, and the
-            // loop touches bytes `0..bytes` of each; ymm0 is declared clobbered.
-            unsafe {
-                asm!(
-                    "xor {i:e}, {i:e}",
-                    "2:",
-                    "vmovdqu ymm0, ymmword ptr [{s} + {i}]",
-                    "vpsubw ymm0, ymm0, ymmword ptr [{g} + {i}]",
-                    "vpaddw ymm0, ymm0, ymmword ptr [{c} + {i}]",
-                    "vmovdqu ymmword ptr [{d} + {i}], ymm0",
-                    "add {i}, 32",
-                    "cmp {i}, {n}",
-                    "jb 2b",
-                    "vzeroupper",
-                    i = out(reg) _,
-                    s = in(reg) s,
-                    g = in(reg) g.as_ptr(),
-                    c = in(reg) c,
-                    d = in(reg) d,
-                    n = in(reg) bytes,
-                    out("ymm0") _,
-                    options(nostack),
-                );
-            }
-        }
-        [g0, g1] => {
-            // SAFETY: as above, with the second column `g1` also valid for `bytes` bytes.
-            unsafe {
-                asm!(
-                    "xor {i:e}, {i:e}",
-                    "2:",
-                    "vmovdqu ymm0, ymmword ptr [{s} + {i}]",
-                    "vpsubw ymm0, ymm0, ymmword ptr [{g0} + {i}]",
-                    "vpsubw ymm0, ymm0, ymmword ptr [{g1} + {i}]",
-                    "vpaddw ymm0, ymm0, ymmword ptr [{c} + {i}]",
-                    "vmovdqu ymmword ptr [{d} + {i}], ymm0",
-                    "add {i}, 32",
-                    "cmp {i}, {n}",
-                    "jb 2b",
-                    "vzeroupper",
-                    i = out(reg) _,
-                    s = in(reg) s,
-                    g0 = in(reg) g0.as_ptr(),
-                    g1 = in(reg) g1.as_ptr(),
-                    c = in(reg) c,
-                    d = in(reg) d,
-                    n = in(reg) bytes,
-                    out("ymm0") _,
-                    options(nostack),
-                );
-            }
-        }
+    // One piece gone: the second column subtracted is zeros (one load and one `vpsubw`
+    // more a step, against a second copy of the loop).
+    let (g0, g1) = match gone {
+        [g] if bytes <= ZEROS.len() => (g.as_ptr(), ZEROS.as_ptr()),
+        [g0, g1] => (g0.as_ptr(), g1.as_ptr()),
         _ => return false,
+    };
+    // SAFETY: the caller's AVX2 and FPU section; `dst`, `src`, `came` and both subtracted
+    // columns (`gone`'s, or `ZEROS`) are valid for `bytes` bytes (checked above), `bytes`
+    // is a non-zero multiple of 32, and the loop touches bytes `0..bytes` of each; ymm0 is
+    // declared clobbered.
+    unsafe {
+        asm!(
+            "xor {i:e}, {i:e}",
+            "2:",
+            "vmovdqu ymm0, ymmword ptr [{s} + {i}]",
+            "vpsubw ymm0, ymm0, ymmword ptr [{g0} + {i}]",
+            "vpsubw ymm0, ymm0, ymmword ptr [{g1} + {i}]",
+            "vpaddw ymm0, ymm0, ymmword ptr [{c} + {i}]",
+            "vmovdqu ymmword ptr [{d} + {i}], ymm0",
+            "add {i}, 32",
+            "cmp {i}, {n}",
+            "jb 2b",
+            "vzeroupper",
+            i = out(reg) _,
+            s = in(reg) src.as_ptr(),
+            g0 = in(reg) g0,
+            g1 = in(reg) g1,
+            c = in(reg) came.as_ptr(),
+            d = in(reg) dst.as_mut_ptr(),
+            n = in(reg) bytes,
+            out("ymm0") _,
+            options(nostack),
+        );
     }
     true
 }
