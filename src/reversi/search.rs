@@ -179,8 +179,9 @@ const MPC_MIN_DEPTH: u8 = 3;
 /// The cut's width in standard deviations of the shallow search's error, in hundredths.
 const MPC_T: i32 = 100;
 
-/// The shallow search's depth for a node of `depth`: about half, of the same parity.
-fn mpc_shallow_depth(depth: u8) -> u8 {
+/// Multi-ProbCut's shallow search depth for a node of `depth`: about half, of the same
+/// parity (the lab's `reversi_mpc_fit` fits its table at these depths).
+pub fn mpc_shallow_depth(depth: u8) -> u8 {
     ((depth >> 1) & 0xFE) ^ (depth & 1)
 }
 

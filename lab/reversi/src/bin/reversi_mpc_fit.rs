@@ -14,15 +14,15 @@
 //! skipped.
 
 use kgames_reversi::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
-use kgames_reversi::search::WIN;
+use kgames_reversi::search::{mpc_shallow_depth, WIN};
 use kgames_reversi::{midgame_score, Position, SearchContext, TtEntry};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: reversi_mpc_fit DIR [--positions N] [--max-depth D] [--every K]";
 
-/// The engine's shallow depth for a node of `depth` (src/reversi/search.rs).
+/// The engine's shallow depth for a node of `depth` (at most 255).
 fn shallow(depth: usize) -> usize {
-    ((depth >> 1) & !1) ^ (depth & 1)
+    usize::from(mpc_shallow_depth(depth.min(255) as u8))
 }
 
 /// Sums of one depth and bucket.
