@@ -249,3 +249,18 @@ fn main() {
     // End of input: like `quit`.
     session.engine.stop();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--simd off` keeps the plain loops; `--simd auto` takes AVX2 exactly where the CPU
+    /// has it.
+    #[test]
+    fn simd_option_chooses_the_loops() {
+        let net = Network::embedded().expect("the built-in network is valid");
+        assert!(!with_simd(net, Simd::Off).uses_avx2());
+        let avx2 = cfg!(target_arch = "x86_64") && std::is_x86_feature_detected!("avx2");
+        assert_eq!(with_simd(net, Simd::Auto).uses_avx2(), avx2);
+    }
+}
