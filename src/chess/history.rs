@@ -61,10 +61,7 @@ impl History {
     /// +-HISTORY_MAX.
     pub(crate) fn update(&mut self, color: Color, m: Move, bonus: i32) {
         if let Some(h) = self.slot(color, m) {
-            let v = i32::from(*h);
-            let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-            let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
-            *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+            *h = gravity(*h, bonus);
         }
     }
 
@@ -99,6 +96,16 @@ impl History {
             }
         }
     }
+}
+
+/// `v` plus `bonus` (negative: a penalty) with gravity towards 0: the nearer `v` is to the
+/// bound on the bonus's side, the less it moves, so values stay within +-HISTORY_MAX.
+#[inline]
+pub(crate) fn gravity(v: i16, bonus: i32) -> i16 {
+    let v = i32::from(v);
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = v + bonus - v * bonus.abs() / HISTORY_MAX;
+    v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16
 }
 
 impl Default for History {

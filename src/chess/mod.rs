@@ -10,12 +10,13 @@
 //! evaluation's terms in [`terms`], their weights in [`weights`], written by the tuner
 //! `chess-tune`). The search's helpers stay private: `see` (static exchange evaluation),
 //! `history` (the history heuristic), `reductions` (late-move reductions), `avx2` (the
-//! network's loops in AVX2 `asm!`); [`correction`] (correction history) is public for its
-//! table size.
+//! network's loops in AVX2 `asm!`); [`correction`] (correction history) and
+//! [`continuation`] (continuation history) are public for their table sizes.
 
 mod attacks;
 mod avx2;
 pub mod bitboard;
+pub mod continuation;
 pub mod correction;
 pub mod eval;
 pub mod fen;

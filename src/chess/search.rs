@@ -1,17 +1,18 @@
 //! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
 //! re-searches), quiescence search on captures and promotions, check extension, null-move
-//! pruning and late-move reductions, MVV-LVA, killer and history move ordering, a transposition table,
-//! correction history of the static evaluation, and draw detection (repetition, fifty moves,
-//! insufficient material) inside the tree.
+//! pruning and late-move reductions, MVV-LVA, killer, history and continuation-history move
+//! ordering, a transposition table, correction history of the static evaluation, and draw
+//! detection (repetition, fifty moves, insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1896 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
-//! 59 KiB), the history table a `&mut History` (3 KiB) and the correction history a
-//! `&mut [i16]` ([`SearchContext::set_correction`], 32 KiB usually). The search never goes deeper
-//! than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps a few
-//! scalars per frame on the stack. The buffers may be allocated once and reused; the table
-//! and both histories are cleared at the start of every [`best_move`] (unless the table is
+//! 59 KiB), the history table a `&mut History` (3 KiB), the correction history a
+//! `&mut [i16]` ([`SearchContext::set_correction`], 32 KiB usually) and the continuation
+//! history another ([`SearchContext::set_continuation`], 1,152 KiB). The search never goes
+//! deeper than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps
+//! a few scalars per frame on the stack. The buffers may be allocated once and reused; the
+//! table and the histories are cleared at the start of every [`best_move`] (unless the table is
 //! kept) so results depend only on the game and the budget.
 //!
 //! Every node calls [`Meter::tick`]. On `OutOfBudget` the best move of the deepest finished
@@ -19,6 +20,7 @@
 //! iteration finished, the first move in the ordering: always legal); on `Interrupted`,
 //! [`SearchResult::Interrupted`].
 
+use super::continuation;
 use super::correction::{correction, update as update_correction};
 use super::eval::{evaluate_bounded, VALUES};
 use super::game::Game;
@@ -194,6 +196,8 @@ pub struct SearchContext<'a> {
     acc_valid: u64,
     /// The correction history's table (empty: none).
     correction: &'a mut [i16],
+    /// The continuation history's table (empty: none).
+    continuation: &'a mut [i16],
 }
 
 impl<'a> SearchContext<'a> {
@@ -216,6 +220,7 @@ impl<'a> SearchContext<'a> {
             accs: &mut [],
             acc_valid: 0,
             correction: &mut [],
+            continuation: &mut [],
         }
     }
 
@@ -224,6 +229,13 @@ impl<'a> SearchContext<'a> {
     /// usual; empty: no correction). Cleared with the history, kept with the table.
     pub fn set_correction(&mut self, table: &'a mut [i16]) {
         self.correction = table;
+    }
+
+    /// Orders quiet moves by the continuation history (src/chess/continuation.rs) in `table`
+    /// as well ([`CONTINUATION_ENTRIES`](super::continuation::CONTINUATION_ENTRIES) of them;
+    /// empty: none). Cleared with the history, kept with the table.
+    pub fn set_continuation(&mut self, table: &'a mut [i16]) {
+        self.continuation = table;
     }
 
     /// Evaluates with the network `net` instead of the classic evaluation, keeping one
@@ -305,6 +317,7 @@ pub fn best_move_observed(
         ctx.tt.fill(TtEntry::EMPTY);
         *ctx.history = History::EMPTY;
         ctx.correction.fill(0);
+        ctx.continuation.fill(0);
     }
     if game.is_over() {
         return SearchResult::NoMove;
@@ -412,7 +425,8 @@ const ORDER_KILLER: u8 = 90;
 /// Captures that lose material in the exchange (static exchange evaluation): after the
 /// quiet moves.
 const ORDER_BAD_CAPTURE: u8 = 2;
-/// Quiet moves: this plus the history value / [`HISTORY_STEP`], within 3..=ORDER_QUIET_MAX.
+/// Quiet moves: this plus the history value (the history's and the continuation history's
+/// after the moves one and two plies before) / [`HISTORY_STEP`], within 3..=ORDER_QUIET_MAX.
 const ORDER_QUIET: u8 = 50;
 const ORDER_QUIET_MAX: u8 = ORDER_COUNTER - 1;
 /// The quiet reply that last cut after the same move (piece and target square).
@@ -557,29 +571,47 @@ impl Search<'_, '_, '_> {
         Some(m)
     }
 
+    /// The [`History::index`] of the moves one ply and two plies before ply `ply`
+    /// ([`NO_PREVIOUS`] where there is none: the root, a null move).
+    fn previous_moves(&self, ply: usize) -> (u16, u16) {
+        let previous = |p: Option<&Ply>| p.map_or(NO_PREVIOUS, |p| p.previous);
+        let one = previous(self.ctx.plies.get(ply));
+        let two = previous(ply.checked_sub(1).and_then(|b| self.ctx.plies.get(b)));
+        (one, two)
+    }
+
     /// The history update after a cut by the quiet move `index` of ply `ply`: a bonus for
     /// it ([`History::bonus`] of the depth), the same penalty for the quiet moves searched
-    /// before it.
+    /// before it; the same in the continuation history after the moves one and two plies
+    /// before.
     #[inline(never)]
     fn reward_quiet(&mut self, ply: usize, index: usize, depth: i32) {
+        let (one, two) = self.previous_moves(ply);
         let Some(p) = self.ctx.plies.get(ply) else {
             return;
         };
         let history = &mut *self.ctx.history;
+        let table = &mut *self.ctx.continuation;
         let bonus = History::bonus(depth);
         let color = p.pos.turn();
         for (i, &m) in p.moves.iter().enumerate().take(index + 1) {
             if m.is_tactical() {
                 continue;
             }
-            history.update(color, m, if i == index { bonus } else { -bonus });
+            let b = if i == index { bonus } else { -bonus };
+            history.update(color, m, b);
+            let cur = History::index(color, m);
+            continuation::update(table, one, cur, b);
+            continuation::update(table, two, cur, b);
         }
     }
 
     /// Computes the ordering keys of ply `ply`'s moves.
     #[inline(never)]
     fn score_moves(&mut self, ply: usize, tt_move: u16) {
+        let (one, two) = self.previous_moves(ply);
         let history = &*self.ctx.history;
+        let table = &*self.ctx.continuation;
         if let Some(p) = self.ctx.plies.get_mut(ply) {
             let killers = p.killers;
             let counter = if p.previous == NO_PREVIOUS {
@@ -592,7 +624,10 @@ impl Search<'_, '_, '_> {
                 let h = if m.is_tactical() {
                     0
                 } else {
+                    let cur = History::index(color, m);
                     history.get(color, m)
+                        + continuation::get(table, one, cur)
+                        + continuation::get(table, two, cur)
                 };
                 *key = order_key(m, tt_move, killers, counter, h);
             }
@@ -1247,6 +1282,102 @@ mod tests {
         assert!(counter < order_key(killer, 0, killers, m.packed(), 0));
         assert!(counter > order_key(m, 0, killers, 0, crate::chess::history::HISTORY_MAX));
         assert_eq!(order_key(m, m.packed(), killers, m.packed(), 0), ORDER_TT);
+    }
+
+    /// The index of the move `uci` in ply `ply`'s list.
+    fn index_of(s: &Search<'_, '_, '_>, ply: usize, uci: &str) -> usize {
+        let p = &s.ctx.plies[ply];
+        let m = find(&p.pos, uci);
+        p.moves.iter().position(|&x| x == m).unwrap()
+    }
+
+    /// Ply `ply + 1` after the move `uci` of ply `ply`, its moves generated and keyed.
+    fn after(s: &mut Search<'_, '_, '_>, ply: usize, uci: &str) {
+        s.generate(ply, false);
+        let i = index_of(s, ply, uci);
+        s.make(ply, i).unwrap();
+        s.generate(ply + 1, false);
+        s.score_moves(ply + 1, 0);
+    }
+
+    /// The ordering key of the move `uci` of ply `ply`.
+    fn key_of(s: &Search<'_, '_, '_>, ply: usize, uci: &str) -> u8 {
+        s.key_at(ply, index_of(s, ply, uci)).unwrap()
+    }
+
+    /// The continuation history lifts a quiet move that cut after the same move one ply
+    /// before and after the same move of its own side two plies before (most when both
+    /// match), not after other moves, and not without a table; a search fills the table.
+    #[test]
+    fn continuation_history_orders_replies() {
+        extern crate std;
+        let mut tt = [TtEntry::EMPTY; 64];
+        let mut plies = [const { Ply::EMPTY }; 4];
+        let mut history = History::EMPTY;
+        let mut table = std::vec![0i16; crate::chess::continuation::CONTINUATION_ENTRIES];
+        plies[0].pos = Position::startpos();
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        ctx.set_continuation(&mut table);
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
+        let mut s = Search {
+            ctx: &mut ctx,
+            meter: &mut meter,
+            history: &[],
+            max_ply: 4,
+        };
+        // 1. e4 Nf6 cuts at depth 6, 2. Nc3 after it; the history heuristic's own table is
+        // emptied, so only the continuation history orders.
+        after(&mut s, 0, "e2e4");
+        let nf6 = index_of(&s, 1, "g8f6");
+        s.reward_quiet(1, nf6, 6);
+        after(&mut s, 1, "g8f6");
+        let nc3 = index_of(&s, 2, "b1c3");
+        s.reward_quiet(2, nc3, 6);
+        *s.ctx.history = History::EMPTY;
+        // After 1. e4, Nf6 first among the quiet moves.
+        after(&mut s, 0, "e2e4");
+        let lifted = key_of(&s, 1, "g8f6");
+        assert!(lifted > ORDER_QUIET, "{lifted}");
+        let p = &s.ctx.plies[1];
+        for (i, &m) in p.moves.iter().enumerate() {
+            if i != index_of(&s, 1, "g8f6") {
+                assert!(p.order[i] <= ORDER_QUIET, "{m:?} {}", p.order[i]);
+            }
+        }
+        // After 1. d4 it is not lifted.
+        after(&mut s, 0, "d2d4");
+        assert_eq!(key_of(&s, 1, "g8f6"), ORDER_QUIET);
+        // 2. Nc3: after e4 and Nf6 most; after e4 and Nc6 (e4 two plies before) or d4 and
+        // Nf6 (Nf6 a ply before) less; after d4 and Nc6 not at all.
+        after(&mut s, 0, "e2e4");
+        after(&mut s, 1, "g8f6");
+        let both = key_of(&s, 2, "b1c3");
+        after(&mut s, 1, "b8c6");
+        let two = key_of(&s, 2, "b1c3");
+        assert!(both > two && two > ORDER_QUIET, "{both} {two}");
+        after(&mut s, 0, "d2d4");
+        after(&mut s, 1, "g8f6");
+        let one = key_of(&s, 2, "b1c3");
+        assert!(both > one && one > ORDER_QUIET, "{both} {one}");
+        after(&mut s, 1, "b8c6");
+        assert_eq!(key_of(&s, 2, "b1c3"), ORDER_QUIET);
+        // Without a table, nothing is lifted.
+        s.ctx.continuation = &mut [];
+        after(&mut s, 0, "e2e4");
+        assert_eq!(key_of(&s, 1, "g8f6"), ORDER_QUIET);
+        // A search fills the table.
+        table.fill(0);
+        let mut plies = [const { Ply::EMPTY }; MAX_PLY];
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        ctx.set_continuation(&mut table);
+        let mut meter = Meter::new(Budget::Nodes(20_000), &mut clock, &mut never);
+        let game = Game::from_position(Position::startpos());
+        assert!(matches!(
+            best_move(&game, &mut ctx, &mut meter),
+            SearchResult::Move(_)
+        ));
+        assert!(table.iter().filter(|&&v| v != 0).count() > 100);
     }
 
     /// Quiescence takes a cut from the table in a null window, never in a PV window.

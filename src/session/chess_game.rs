@@ -5,6 +5,7 @@ use core::fmt::Write;
 use super::game::{Game, Thought};
 use super::reply::{Reply, Word};
 use super::scratch::Alloc;
+use crate::chess::continuation::CONTINUATION_ENTRIES;
 use crate::chess::correction::CORRECTION_ENTRIES;
 use crate::chess::game::{Game as ChessGame, Status};
 use crate::chess::moves::Move;
@@ -123,7 +124,8 @@ pub struct ChessConfig {
 }
 
 /// The chess search's memory: the transposition table, one record per ply, the history
-/// heuristic's table; with the network, its accumulators (one per ply, 1 KiB each).
+/// heuristic's table, the correction and continuation histories; with the network, its
+/// accumulators (one per ply, 1 KiB each).
 ///
 /// Invariant: the table and the history hold entries of the game named `owner` only (or
 /// nothing, when `owner` is `None`): a search for another game clears both first.
@@ -137,6 +139,9 @@ pub struct ChessScratch<A: Alloc> {
     accs: A::Slice<Accumulator>,
     /// The correction history's table (src/chess/correction.rs), kept with the table.
     correction: A::Slice<i16>,
+    /// The continuation history's table (src/chess/continuation.rs, 1,152 KiB), kept with
+    /// the table.
+    continuation: A::Slice<i16>,
     net: Option<Network<'static>>,
 }
 
@@ -169,6 +174,7 @@ impl Game for Chess {
             history: A::boxed(History::EMPTY)?,
             accs: A::slice(if net.is_some() { MAX_PLY } else { 0 }, Accumulator::EMPTY)?,
             correction: A::slice(CORRECTION_ENTRIES, 0)?,
+            continuation: A::slice(CONTINUATION_ENTRIES, 0)?,
             net,
         })
     }
@@ -274,6 +280,7 @@ impl Game for Chess {
             history,
             accs,
             correction,
+            continuation,
             net,
         } = scratch;
         // The table and history of this game's earlier searches are kept, as `kgames-uci
@@ -283,6 +290,7 @@ impl Game for Chess {
         let mut ctx = SearchContext::new(tt, plies, history);
         ctx.set_keep_table(keep);
         ctx.set_correction(correction);
+        ctx.set_continuation(continuation);
         if let Some(net) = *net {
             ctx.set_nnue(net, accs);
         }

@@ -5,6 +5,7 @@ use crate::engine::{
 };
 use crate::timeman::Limit;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt};
+use kgames_chess::continuation::CONTINUATION_ENTRIES;
 use kgames_chess::correction::CORRECTION_ENTRIES;
 use kgames_chess::game::Game;
 use kgames_chess::moves::Move;
@@ -28,6 +29,8 @@ struct Memory {
     accs: Vec<Accumulator>,
     /// The correction history's table (kept and cleared with the history).
     correction: Vec<i16>,
+    /// The continuation history's table (kept and cleared with the history).
+    continuation: Vec<i16>,
 }
 
 /// The in-process engine.
@@ -69,6 +72,7 @@ impl Host {
                 history: Box::new(History::EMPTY),
                 accs: vec![Accumulator::EMPTY; MAX_PLY],
                 correction: vec![0; CORRECTION_ENTRIES],
+                continuation: vec![0; CONTINUATION_ENTRIES],
             },
         }
     }
@@ -123,6 +127,7 @@ fn search(
         }
         ctx.set_keep_table(keep);
         ctx.set_correction(&mut memory.correction);
+        ctx.set_continuation(&mut memory.continuation);
         if let Some(d) = request.depth {
             ctx.set_max_depth(d);
         }
@@ -176,6 +181,7 @@ impl Engine for Host {
             m.tt.fill(TtEntry::EMPTY);
             *m.history = History::EMPTY;
             m.correction.fill(0);
+            m.continuation.fill(0);
         }
         Ok(())
     }
