@@ -221,4 +221,70 @@ mod tests {
         assert!(!parse_weights(&bad[..100], &mut w));
         assert!(!parse_weights(include_bytes!("weights.bin"), &mut w[..10]));
     }
+
+    /// The root solver's exact tests find the same score and a move that scores it whether
+    /// they start after the win and draw tests (a guess near 0) or at once (a clear loss:
+    /// `WLD_SKIP_GUESS`), on losing positions of 14 empties from random games.
+    #[test]
+    fn root_solve_of_a_clear_loss_skips_the_win_and_draw_tests() {
+        use crate::common::budget::{Budget, NeverInterrupt, NodeClock};
+        use crate::common::rng::Rng;
+        use crate::reversi::search::WLD_SKIP_GUESS;
+        use crate::reversi::tt::TtEntry;
+        extern crate std;
+        let mut rng = Rng::new(61);
+        let mut tt = std::vec![TtEntry::EMPTY; 1 << 16];
+        let mut solve_with = |p: &Position, guess: i32| {
+            tt.fill(TtEntry::EMPTY);
+            let mut ctx = SearchContext::new(&mut tt);
+            let (mut c, mut i) = (NodeClock { ns_per_node: 1 }, NeverInterrupt);
+            let mut meter = Meter::new(Budget::Nodes(u64::MAX / 4), &mut c, &mut i);
+            let (me, opp) = (p.mover(), p.opponent());
+            let mut root = RootMoves::new(me, opp, bitboard::moves(me, opp));
+            let mut s = Searcher::new(&mut ctx, &mut meter);
+            let r = s.solve_root(me, opp, &mut root, guess);
+            (r, meter.nodes())
+        };
+        let mut losses = 0;
+        while losses < 6 {
+            let mut p = Position::start();
+            while p.count_empty() > 14 && !p.is_over() {
+                let moves = p.legal_moves();
+                let next =
+                    match bitboard::Squares(moves).nth(rng.below(moves.count_ones()) as usize) {
+                        Some(sq) => p.play(sq),
+                        None => p.pass(),
+                    };
+                let Some(next) = next else { break };
+                p = next;
+            }
+            if p.count_empty() != 14 || p.legal_moves() == 0 {
+                continue;
+            }
+            let (wld, _) = solve_with(&p, 0);
+            let Some((score, _, true)) = wld else {
+                panic!("not solved: {wld:?}");
+            };
+            if score > -WLD_SKIP_GUESS {
+                continue;
+            }
+            losses += 1;
+            let (direct, _) = solve_with(&p, 100 * score + 300);
+            let Some((direct_score, sq, true)) = direct else {
+                panic!("not solved: {direct:?}");
+            };
+            assert_eq!(direct_score, score);
+            let after = p.play(sq).unwrap();
+            let (reply, _) = solve_with(&after, 0);
+            let reply_score = match reply {
+                Some((s, _, true)) => -s,
+                // The opponent must pass: solve for us again.
+                _ => after
+                    .pass()
+                    .and_then(|q| solve_with(&q, 0).0)
+                    .map_or(i32::MIN, |(s, _, _)| s),
+            };
+            assert_eq!(reply_score, score, "{sq}");
+        }
+    }
 }

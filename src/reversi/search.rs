@@ -57,6 +57,9 @@ pub const VARIETY_MARGIN: i32 = 60;
 
 /// Base of the midgame score of a finished game (won by the side to move).
 pub const WIN: i32 = 30_000;
+/// The root solver skips its win and draw tests when the midgame guess is a loss by at least
+/// this many discs, and starts the exact tests at the guess.
+pub const WLD_SKIP_GUESS: i32 = 8;
 /// Larger than any score.
 pub(super) const INF: i32 = 31_000;
 
@@ -612,26 +615,19 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         root: &mut RootMoves,
         guess: i32,
     ) -> Option<(i32, u8, bool)> {
-        // Win first (window 0..1: a move that is not a win needs only an upper bound), then,
-        // when there is none, draw or loss (window -1..0).
-        let win = self.root_search(me, opp, root, Mode::Solve, 0, 1);
-        if !win.complete {
-            return (win.searched_any && win.best >= 1).then_some((win.best, win.best_sq, false));
-        }
+        let mut t = disc_guess(guess);
         // Proven bounds on the score: lower <= score <= upper, both even.
-        let (mut lower, mut upper, mut best_sq) = if win.best >= 1 {
-            (even_up(win.best.min(64)), 64, win.best_sq)
+        let (mut lower, mut upper, mut best_sq) = if t <= -WLD_SKIP_GUESS {
+            // A clear loss: the exact tests start at the guess at once (the tests of a win and
+            // of a draw would be two refutations of every move, each about an exact test's cost).
+            (-64, 64, root.first())
         } else {
-            let draw = self.root_search(me, opp, root, Mode::Solve, -1, 0);
-            if !draw.complete {
-                return None;
+            match self.solve_root_wld(me, opp, root) {
+                Ok(bounds) => bounds,
+                Err(answer) => return answer,
             }
-            if draw.best >= 0 {
-                return Some((0, draw.best_sq, true));
-            }
-            (-64, even_down(draw.best.max(-64)), draw.best_sq)
         };
-        let mut t = disc_guess(guess).clamp(lower, upper);
+        t = t.clamp(lower, upper);
         let mut step = 2;
         let (mut went_up, mut went_down) = (false, false);
         while lower < upper {
@@ -672,6 +668,38 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         } else {
             None
         }
+    }
+
+    /// The win/draw/loss tests of [`Searcher::solve_root`]: win first (window 0..1: a move
+    /// that is not a win needs only an upper bound), then, when there is none, draw or loss
+    /// (window -1..0). `Ok((lower, upper, move))`: the proven even bounds on the score and the
+    /// best move so far; `Err(answer)`: the root's answer (a draw, or stopped).
+    #[allow(clippy::type_complexity)]
+    fn solve_root_wld(
+        &mut self,
+        me: Bitboard,
+        opp: Bitboard,
+        root: &mut RootMoves,
+    ) -> Result<(i32, i32, u8), Option<(i32, u8, bool)>> {
+        let win = self.root_search(me, opp, root, Mode::Solve, 0, 1);
+        if !win.complete {
+            return Err((win.searched_any && win.best >= 1).then_some((
+                win.best,
+                win.best_sq,
+                false,
+            )));
+        }
+        if win.best >= 1 {
+            return Ok((even_up(win.best.min(64)), 64, win.best_sq));
+        }
+        let draw = self.root_search(me, opp, root, Mode::Solve, -1, 0);
+        if !draw.complete {
+            return Err(None);
+        }
+        if draw.best >= 0 {
+            return Err(Some((0, draw.best_sq, true)));
+        }
+        Ok((-64, even_down(draw.best.max(-64)), draw.best_sq))
     }
 }
 
