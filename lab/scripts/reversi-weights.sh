@@ -5,8 +5,8 @@
 #   lab/scripts/reversi-weights.sh            regenerate into out/reversi-weights/, compare
 #   lab/scripts/reversi-weights.sh --install  and copy the result over src/reversi/weights.bin
 #
-# Each round of ROUNDS, REV:GAMES:NODES:EXACT:SEED:LAMBDA:EPOCHS:ENGINE, starts from a weight
-# set: src/reversi/weights.bin as of the git revision REV, or the set of the round before (REV
+# Each round of ROUNDS, REV:GAMES:NODES:EXACT:SEED:LAMBDA:EPOCHS:ENGINE:STEP, starts from a
+# weight set: src/reversi/weights.bin as of the git revision REV, or the set of the round before (REV
 # "-"). A set of the first layout (magic KGRPAT01) is converted first (reversi_convert, exact:
 # it evaluates every position alike, so it plays the same games). reversi_datagen plays
 # GAMES games with that set (NODES a move, perfect from EXACT empties, seed SEED; resumable,
@@ -17,9 +17,10 @@
 # `git archive ENGINE` into KGAMES_CACHE/reversi-engines/ENGINE. Then, unless
 # EPOCHS is 0, the trainer continues from that set for EPOCHS epochs on the data of this
 # round and of every round before it (the data piles up), the target LAMBDA% search score
-# and the rest game result (lab/README.md, "The rule for weights"), and its result is the
-# next round's "-". A round with EPOCHS 0 only makes data. About 11 minutes of both cores a
-# round of 16,000 games.
+# and the rest game result (lab/README.md, "The rule for weights"), its step divisor STEP
+# (rounds 1-3 were trained with 24, which overshoots: reversi_train's header), and its result
+# is the next round's "-". A round with EPOCHS 0 only makes data. About 11 minutes of both
+# cores a round of 16,000 games.
 #
 # The first layout's sets (round 0 from the classic engine's self-play, round 1) are remade
 # by this script as of 3d2238d3 (ROUND0=1 there); their files are the start of ROUNDS here.
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 install=0
 [ "${1:-}" = --install ] && install=1
-ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49 ae89c77d:32000:8000:16:1002:50:30:795aff49 -:32000:8000:16:1003:50:30:795aff49"}
+ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:8000:16:1002:50:30:795aff49:24 -:32000:8000:16:1003:50:30:795aff49:24 -:16000:8000:16:1004:50:150:87996876:48 -:32000:8000:16:1005:50:150:87996876:48"}
 out=out/reversi-weights
 mkdir -p "$out"
 cargo build --manifest-path lab/Cargo.toml --release -q -p reversi-lab \
@@ -63,7 +64,7 @@ datagen() {
 
 prev="" r=0 data_all=""
 for round in $ROUNDS; do
-    IFS=: read -r rev games nodes exact seed lambda epochs engine <<<"$round"
+    IFS=: read -r rev games nodes exact seed lambda epochs engine step <<<"$round"
     r=$((r + 1))
     if [ "$rev" != - ]; then
         prev=$out/weights-$rev.bin
@@ -79,7 +80,8 @@ for round in $ROUNDS; do
         --exact "$exact" --seed "$seed" --threads 2 --weights "$prev"
     data_all=${data_all:+$data_all,}$data
     if [ "$epochs" != 0 ]; then
-        "$bin/reversi_train" "$data_all" "$out/weights-r$r.bin" "$epochs" "$lambda" "$prev"
+        "$bin/reversi_train" "$data_all" "$out/weights-r$r.bin" "$epochs" "$lambda" "$prev" \
+            "${step:-48}"
         prev=$out/weights-r$r.bin
     fi
 done
