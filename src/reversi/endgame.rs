@@ -3,7 +3,8 @@
 //! Scores are final disc differences for the side to move, empties given to the winner (the
 //! FFO convention), in -64..=64. Move ordering: the table's move, then fastest-first (fewest
 //! replies for the opponent, corner replies weighted most, then potential mobility), corners,
-//! and from [`EVAL_ORDER_EMPTIES`] empties on the evaluation of the position left. Cutoffs:
+//! and from [`EVAL_ORDER_EMPTIES`] empties on the evaluation of the position left, from
+//! [`SHALLOW_ORDER_EMPTIES`] on its value by a one-ply search (a shallow search). Cutoffs:
 //! the table, enhanced transposition cutoffs (children looked up first) and a stability cap
 //! (the opponent's stable discs bound our score). The children's table slots are prefetched
 //! while the moves are ordered. With few empties the solver drops the table and sorting and
@@ -34,6 +35,10 @@ const ETC_MIN_EMPTIES: u32 = 12;
 const EVAL_ORDER_EMPTIES: u32 = 12;
 /// The evaluation (100 a disc) is divided by this before it joins the ordering score.
 const EVAL_ORDER_DIV: i32 = 25;
+/// At or above this many empties, the ordering uses a one-ply search instead of the
+/// evaluation (FFO #40-#49: 17% fewer nodes and about 9% less time than from 12, 18 or 21
+/// empties: 10% and 7%, 4% and 3%).
+const SHALLOW_ORDER_EMPTIES: u32 = 15;
 
 /// The stability cutoff is tried when alpha is at least this.
 const STABILITY_MIN_ALPHA: i32 = 16;
@@ -51,6 +56,23 @@ const QUADRANTS: [Bitboard; 4] = [
 #[inline(never)]
 fn order_eval(eval: EvalKind, me: Bitboard, opp: Bitboard) -> i32 {
     eval.evaluate(me, opp)
+}
+
+/// The value for `me` to move with `moves` of its best move by a one-ply search (the
+/// evaluation after each move, negated), or the evaluation when `me` has no move. For move
+/// ordering; out of line like [`order_eval`].
+#[inline(never)]
+fn order_search1(eval: EvalKind, me: Bitboard, opp: Bitboard, moves: Bitboard) -> i32 {
+    if moves == 0 {
+        return eval.evaluate(me, opp);
+    }
+    let mut best = i32::MIN;
+    for sq in Squares(moves) {
+        let f = bitboard::flips(me, opp, sq);
+        let v = -eval.evaluate(opp & !f, me | f | square_bit(sq));
+        best = best.max(v);
+    }
+    best
 }
 
 /// The quadrants holding an odd number of empties.
@@ -180,7 +202,11 @@ impl Searcher<'_, '_, '_> {
                 if bit & CORNERS != 0 {
                     s += 20;
                 }
-                if n >= EVAL_ORDER_EMPTIES {
+
+                if n >= SHALLOW_ORDER_EMPTIES {
+                    // Shallow-search ordering: the opponent's best reply by a one-ply search.
+                    s -= order_search1(self.eval, nopp, nme, replies) / EVAL_ORDER_DIV;
+                } else if n >= EVAL_ORDER_EMPTIES {
                     // Evaluation ordering: the opponent's evaluation after the move, negated.
                     s -= order_eval(self.eval, nopp, nme) / EVAL_ORDER_DIV;
                 }
@@ -282,6 +308,31 @@ impl Searcher<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-ply ordering value is the best of the side to move's moves by the evaluation
+    /// of the position each leaves, negated (the evaluation itself without a move).
+    #[test]
+    fn one_ply_ordering_value() {
+        use crate::reversi::position::Position;
+        let eval = EvalKind::default();
+        let mut p = Position::start();
+        for sq in [37u8, 43, 34, 29, 20] {
+            p = p.play(sq).unwrap();
+            let (me, opp) = (p.mover(), p.opponent());
+            let moves = bitboard::moves(me, opp);
+            let best = Squares(moves)
+                .map(|m| {
+                    let q = p.play(m).unwrap();
+                    -eval.evaluate(q.mover(), q.opponent())
+                })
+                .max()
+                .unwrap();
+            assert_eq!(order_search1(eval, me, opp, moves), best);
+            assert_ne!(best, eval.evaluate(me, opp));
+        }
+        let (me, opp) = (!1u64 & !2, 1u64);
+        assert_eq!(order_search1(eval, me, opp, 0), eval.evaluate(me, opp));
+    }
 
     #[test]
     fn odd_regions_by_quadrant() {
