@@ -1284,6 +1284,19 @@ mod tests {
         assert_eq!(order_key(m, m.packed(), killers, m.packed(), 0), ORDER_TT);
     }
 
+    /// A search of four plies over `ctx` with no game history.
+    fn test_search<'s, 'a, 'm>(
+        ctx: &'s mut SearchContext<'a>,
+        meter: &'s mut Meter<'m>,
+    ) -> Search<'s, 'a, 'm> {
+        Search {
+            ctx,
+            meter,
+            history: &[],
+            max_ply: 4,
+        }
+    }
+
     /// The index of the move `uci` in ply `ply`'s list.
     fn index_of(s: &Search<'_, '_, '_>, ply: usize, uci: &str) -> usize {
         let p = &s.ctx.plies[ply];
@@ -1320,12 +1333,7 @@ mod tests {
         ctx.set_continuation(&mut table);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
-        let mut s = Search {
-            ctx: &mut ctx,
-            meter: &mut meter,
-            history: &[],
-            max_ply: 4,
-        };
+        let mut s = test_search(&mut ctx, &mut meter);
         // 1. e4 Nf6 cuts at depth 6, 2. Nc3 after it; the history heuristic's own table is
         // emptied, so only the continuation history orders.
         after(&mut s, 0, "e2e4");
@@ -1399,12 +1407,7 @@ mod tests {
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
-        let mut s = Search {
-            ctx: &mut ctx,
-            meter: &mut meter,
-            history: &[],
-            max_ply: 4,
-        };
+        let mut s = test_search(&mut ctx, &mut meter);
         assert_eq!(s.quiesce(0, 99, 100), 500);
         let real = s.quiesce(0, 0, 100);
         assert!(real < 100, "{real}");
