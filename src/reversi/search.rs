@@ -614,7 +614,7 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         opp: Bitboard,
         root: &mut RootMoves,
         guess: i32,
-    ) -> Option<(i32, u8, bool)> {
+    ) -> RootAnswer {
         let mut t = disc_guess(guess);
         // Proven bounds on the score: lower <= score <= upper, both even.
         let (mut lower, mut upper, mut best_sq) = if t <= -WLD_SKIP_GUESS {
@@ -674,13 +674,12 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
     /// that is not a win needs only an upper bound), then, when there is none, draw or loss
     /// (window -1..0). `Ok((lower, upper, move))`: the proven even bounds on the score and the
     /// best move so far; `Err(answer)`: the root's answer (a draw, or stopped).
-    #[allow(clippy::type_complexity)]
     fn solve_root_wld(
         &mut self,
         me: Bitboard,
         opp: Bitboard,
         root: &mut RootMoves,
-    ) -> Result<(i32, i32, u8), Option<(i32, u8, bool)>> {
+    ) -> Result<(i32, i32, u8), RootAnswer> {
         let win = self.root_search(me, opp, root, Mode::Solve, 0, 1);
         if !win.complete {
             return Err((win.searched_any && win.best >= 1).then_some((
@@ -702,6 +701,10 @@ impl<'t, 'm, 'c> Searcher<'t, 'm, 'c> {
         Ok((-64, even_down(draw.best.max(-64)), draw.best_sq))
     }
 }
+
+/// The root solver's answer: `Some((score, move, exact))`, a non-exact one a proven win with a
+/// winning move; `None` when stopped before either.
+type RootAnswer = Option<(i32, u8, bool)>;
 
 /// A midgame score (eval units, or a game end found in the tree) as an even disc difference.
 fn disc_guess(score: i32) -> i32 {
