@@ -18,14 +18,16 @@
 # of the machine's speed (the generator runs 2 threads; a chunk's bytes do not depend on
 # them), though not of the search's code: a search change since the data was made changes
 # the games. The trainer is deterministic for its thread count (THREADS, 2 for the shipped
-# network). Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS.
+# network). With INIT=REV, training starts from src/chess/nnue.bin as of the git revision REV
+# (its hidden size and activation) instead of random weights, at the learning rate LR.
+# Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 mode=${1:-}
 SETS=${SETS:-"250:5000001:735750:d3dc0847 250:6000001:700000:83520ce7"}
 HIDDEN=${HIDDEN:-128} ACTIVATION=${ACTIVATION:-crelu} EPOCHS=${EPOCHS:-6}
-LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
     SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
@@ -51,8 +53,13 @@ for set in $SETS; do
         --scores --threads 2 --dir "$dir" "${net[@]}"
     sources+=(--data "$dir:$(( (games + chunk - 1) / chunk ))")
 done
+init=()
+if [ -n "$INIT" ]; then
+    git show "$INIT:src/chess/nnue.bin" >"$out/init-$INIT.bin"
+    init=(--init "$out/init-$INIT.bin")
+fi
 t1=$(date +%s)
-"$bin/chess-nnue" "${sources[@]}" --hidden "$HIDDEN" --mirror \
+"$bin/chess-nnue" "${sources[@]}" "${init[@]}" --lr "$LR" --hidden "$HIDDEN" --mirror \
     --activation "$ACTIVATION" --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" \
     --threads "$THREADS" --validation "$validation" --seed 1 --out "$out/nnue.bin"
 t2=$(date +%s)

@@ -297,6 +297,38 @@ impl Model {
         b.extend_from_slice(&bias.to_le_bytes());
         b
     }
+
+    /// The float model of a network file (the inverse of [`Model::quantise`]: quantising it
+    /// again gives the same bytes), to train on from a shipped network.
+    pub fn dequantise(bytes: &[u8]) -> Result<Model, String> {
+        let net = Network::parse(bytes).map_err(|e| format!("not a network file: {e}"))?;
+        let hidden = net.hidden();
+        let mut words = bytes
+            .get(12..)
+            .unwrap_or_default()
+            .chunks_exact(2)
+            .map(|w| f32::from(i16::from_le_bytes([w[0], w[1]])));
+        let mut take = |n: usize, scale: i32| -> Vec<f32> {
+            words.by_ref().take(n).map(|w| w / scale as f32).collect()
+        };
+        let w1 = take(INPUTS * hidden, QA);
+        let b1 = take(hidden, QA);
+        let w2 = take(2 * hidden, QB);
+        let at = 12 + 2 * (INPUTS * hidden + 3 * hidden);
+        let bias = bytes
+            .get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(i32::from_le_bytes)
+            .ok_or("the output bias is missing")?;
+        Ok(Model {
+            hidden,
+            activation: net.activation(),
+            w1,
+            b1,
+            w2,
+            b2: bias as f32 / (QA * QB) as f32,
+        })
+    }
 }
 
 /// Training settings.

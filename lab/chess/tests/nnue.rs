@@ -132,3 +132,13 @@ fn mirror_images_made_in_batches_train_as_if_stored() {
     train(&mut unmirrored, &set, &t, |_, _, _| {});
     assert!(made.quantise() != unmirrored.quantise());
 }
+
+/// Training can start from the shipped network: its float model quantises back to the same
+/// bytes, and a truncated file is refused.
+#[test]
+fn shipped_network_dequantises_to_itself() {
+    let bytes = include_bytes!("../../../src/chess/nnue.bin");
+    let model = Model::dequantise(bytes).expect("the shipped network reads back");
+    assert_eq!(model.quantise(), bytes.to_vec());
+    assert!(Model::dequantise(&bytes[..bytes.len() - 1]).is_err());
+}

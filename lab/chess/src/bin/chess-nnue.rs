@@ -53,6 +53,10 @@ struct Args {
     /// The seed of the initial weights and of the shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start from this network file (e.g. the shipped src/chess/nnue.bin) instead of random
+    /// weights; its hidden size and activation replace --hidden and --activation.
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
 }
 
 /// The output activation on the command line.
@@ -117,7 +121,28 @@ fn main() {
         "the classic evaluation's held-out loss: {:.6}",
         classic_loss(&positions, &held, args.lambda)
     );
-    let mut model = Model::new(usize::from(args.hidden), activation, args.seed);
+    let mut model = match &args.init {
+        None => Model::new(usize::from(args.hidden), activation, args.seed),
+        Some(path) => match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Model::dequantise(&b))
+        {
+            Ok(m) => {
+                eprintln!(
+                    "starting from {}: H = {}, {:?}, held-out loss {:.6}",
+                    path.display(),
+                    m.hidden,
+                    m.activation,
+                    loss(&m, &held, args.lambda)
+                );
+                m
+            }
+            Err(e) => {
+                eprintln!("chess-nnue: {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        },
+    };
     let settings = Train {
         epochs: args.epochs,
         batch: args.batch,
