@@ -66,7 +66,11 @@ pub(super) const INF: i32 = 31_000;
 /// What the caller keeps between searches: the transposition table.
 ///
 /// Results depend on the table's contents: for a result that depends only on the position and
-/// the budget, [`clear`](Self::clear) it before each search.
+/// the budget, [`clear`](Self::clear) it before each search. A table kept between the moves
+/// of one game (as `/dev/reversi` keeps it) lets each move reuse the work of the previous
+/// ones: its midgame bounds, best moves and solved scores are properties of the positions
+/// alone. A node-budget search with a kept table is still deterministic for the same sequence
+/// of searches.
 pub struct SearchContext<'a> {
     tt: &'a mut [TtEntry],
     generation: u8,
@@ -771,6 +775,10 @@ pub fn best_move(
     // The near-equal moves of the last complete iteration, with their lower bounds and best.
     let mut near: (Bitboard, [i32; 64], i32) = (0, [-INF; 64], 0);
     if moves.count_ones() > 1 {
+        // The table's generation grows with the discs on the board, so that a table kept
+        // between the moves of a game (see [`SearchContext`]) ages: a search replaces the
+        // entries of earlier moves first, whatever context it runs in.
+        ctx.generation = 64u8.saturating_sub(empties as u8);
         let mut s = Searcher::new(ctx, meter);
         for depth in 1..=MAX_DEPTH {
             // A short midgame deepening first, so that a budget too small for the solver

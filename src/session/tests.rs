@@ -201,6 +201,54 @@ fn reversi_is_deterministic_under_a_node_budget() {
     assert_eq!(play(), play());
 }
 
+/// A CPU move's search keeps the table of the same game's earlier searches, and clears
+/// another game's: after `00` or `10`, and when another game searched in the context between
+/// two moves (as when another file's game runs in the same scratch).
+#[test]
+fn reversi_keeps_the_table_of_its_own_game_only() {
+    // The last search's part of 09: its score, depth and nodes.
+    fn search(d: &mut Driver<Reversi>) -> String {
+        let s = String::from_utf8(d.run(b"09")).unwrap();
+        s.split_once(" score=").unwrap().1.to_string()
+    }
+    // The CPU plays a move for the human (X), then its own after it.
+    fn two_moves(d: &mut Driver<Reversi>) -> (Vec<u8>, String) {
+        d.expect(b"00 X", b"OK\n");
+        d.expect(b"05 N20000", b"OK\n");
+        d.expect(b"08", b"OK\n");
+        let setup = d.run(b"11");
+        d.expect(b"03", b"OK\n");
+        (setup, search(d))
+    }
+    let mut warm = Driver::<Reversi>::new();
+    let (setup, kept) = two_moves(&mut warm);
+    // The same position searched from a cleared table.
+    let mut line = b"10 ".to_vec();
+    line.extend_from_slice(setup.strip_suffix(b"\n").unwrap());
+    let from_setup = |d: &mut Driver<Reversi>| {
+        d.expect(b"05 N20000", b"OK\n");
+        d.expect(&line, b"OK\n");
+        d.expect(b"03", b"OK\n");
+        search(d)
+    };
+    let cleared = from_setup(&mut Driver::<Reversi>::new());
+    assert_ne!(kept, cleared, "the kept table does not change this search");
+    // A new game in the same context starts cleared.
+    assert_eq!(from_setup(&mut warm), cleared);
+    // Another game searching in the context between two moves clears it.
+    let (mut a, mut b) = (Driver::<Reversi>::new(), Driver::<Reversi>::new());
+    b.nonce = 1000;
+    a.expect(b"00 X", b"OK\n");
+    a.expect(b"05 N20000", b"OK\n");
+    a.expect(b"08", b"OK\n");
+    core::mem::swap(&mut a.scratch, &mut b.scratch);
+    b.expect(b"00 O", b"OK\n");
+    b.expect(b"03", b"OK\n");
+    core::mem::swap(&mut a.scratch, &mut b.scratch);
+    a.expect(b"03", b"OK\n");
+    assert_eq!(search(&mut a), cleared);
+}
+
 #[test]
 fn busy_session_answers_only_01() {
     let mut d = Driver::<Reversi>::new();

@@ -2,13 +2,15 @@
 //! pattern evaluation (A) against the classic hand-made one (B), same search otherwise; or
 //! any two of the shipped weights (`pattern`), the classic evaluation (`classic`) and a
 //! weights file in `weights.bin`'s format (a path), such as a new set against the shipped one;
-//! `flat:` before a name plays that evaluation without Multi-ProbCut.
+//! `flat:` before a name plays that evaluation without Multi-ProbCut, `keep:` (first) keeps
+//! that engine's table between its moves of a game, as `/dev/reversi` does.
 //!
 //! `reversi_match [games, default 400] [ms per move, default 100 | N<nodes>] [seed, default 1]
 //! [threads, default 1] [A, default pattern] [B, default classic]`
 //!
 //! Each opening (4-8 random plies from the seed) is played twice, colours swapped. Each
-//! engine clears its own 2^16-entry table before every move (as the module does). Prints
+//! engine has its own 2^16-entry table, cleared at the start of a game and, without `keep:`,
+//! before every move. Prints
 //! A's wins, draws and losses, its score and the Elo difference with a 95% margin (normal
 //! approximation over the per-game scores).
 
@@ -39,14 +41,33 @@ fn opening(rng: &mut Rng) -> Position {
     }
 }
 
+/// An engine of the command line.
+#[derive(Clone, Copy)]
+struct Engine {
+    eval: EvalKind,
+    /// Multi-ProbCut on.
+    selective: bool,
+    /// The table kept between the engine's moves of a game.
+    keep: bool,
+}
+
 /// An engine named on the command line: an evaluation, `pattern`, `classic` or a weights file
 /// (read and kept for the whole run), with `flat:` before it for the search without
-/// Multi-ProbCut. `(evaluation, selective)`.
-fn engine_arg(name: &str) -> Result<(EvalKind, bool), String> {
-    match name.strip_prefix("flat:") {
-        Some(rest) => eval_arg(rest).map(|e| (e, false)),
-        None => eval_arg(name).map(|e| (e, true)),
-    }
+/// Multi-ProbCut and `keep:` before that for a table kept between moves.
+fn engine_arg(name: &str) -> Result<Engine, String> {
+    let (keep, name) = match name.strip_prefix("keep:") {
+        Some(rest) => (true, rest),
+        None => (false, name),
+    };
+    let (selective, name) = match name.strip_prefix("flat:") {
+        Some(rest) => (false, rest),
+        None => (true, name),
+    };
+    eval_arg(name).map(|eval| Engine {
+        eval,
+        selective,
+        keep,
+    })
 }
 
 /// An evaluation: `pattern`, `classic` or a weights file.
@@ -65,29 +86,33 @@ fn eval_arg(name: &str) -> Result<EvalKind, String> {
     }
 }
 
-/// Plays one game from `p`; A plays `a_color` with `evals.0`, B `evals.1`. Returns A's
-/// final disc difference.
+/// Plays one game from `p`; A plays `a_color` with `engines.0` and table `tts.0`, B the
+/// others. Returns A's final disc difference.
 fn game(
     mut p: Position,
     a_color: Color,
     budget: Budget,
-    evals: ((EvalKind, bool), (EvalKind, bool)),
-    tt: &mut [TtEntry],
+    engines: (Engine, Engine),
+    tts: (&mut [TtEntry], &mut [TtEntry]),
 ) -> i32 {
+    tts.0.fill(TtEntry::EMPTY);
+    tts.1.fill(TtEntry::EMPTY);
     while !p.is_over() {
         if p.legal_moves() == 0 {
             p = p.pass().expect("no move");
             continue;
         }
-        let (eval, selective) = if p.side_to_move() == a_color {
-            evals.0
+        let (engine, tt) = if p.side_to_move() == a_color {
+            (engines.0, &mut *tts.0)
         } else {
-            evals.1
+            (engines.1, &mut *tts.1)
         };
         let mut ctx = SearchContext::new(tt);
-        ctx.clear();
-        ctx.set_eval(eval);
-        ctx.set_selective(selective);
+        if !engine.keep {
+            ctx.clear();
+        }
+        ctx.set_eval(engine.eval);
+        ctx.set_selective(engine.selective);
         let (mut clock, mut never) = (WallClock(Instant::now()), NeverInterrupt);
         let mut meter = Meter::new(budget, &mut clock, &mut never);
         let Outcome::Move(sq) = best_move(&p, &mut ctx, &mut meter).outcome else {
@@ -117,7 +142,7 @@ fn main() {
         args.get(4).map_or("pattern", String::as_str),
         args.get(5).map_or("classic", String::as_str),
     );
-    let evals = match (engine_arg(a_name), engine_arg(b_name)) {
+    let engines = match (engine_arg(a_name), engine_arg(b_name)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("reversi_match: {e}");
@@ -133,14 +158,15 @@ fn main() {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
-                    let mut tt = vec![TtEntry::EMPTY; 1 << 16];
+                    let (mut tt_a, mut tt_b) =
+                        (vec![TtEntry::EMPTY; 1 << 16], vec![TtEntry::EMPTY; 1 << 16]);
                     (0..games)
                         .filter(|g| g % threads == t)
                         .map(|g| {
                             let mut rng = Rng::new(seed.wrapping_mul(1_000_003) ^ (g / 2) as u64);
                             let op = opening(&mut rng);
                             let a = if g % 2 == 0 { Color::X } else { Color::O };
-                            game(op, a, budget, evals, &mut tt)
+                            game(op, a, budget, engines, (&mut tt_a, &mut tt_b))
                         })
                         .collect::<Vec<_>>()
                 })

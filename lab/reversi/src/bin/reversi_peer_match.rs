@@ -1,14 +1,16 @@
 //! A match against another Othello program, from XOT openings.
 //!
 //! `reversi_peer_match --peer egaroucid-light:PATH|zebra:PATH --openings FILE [--games N]
-//! [--ms MS] [--seed S] [--zebra-depth MID,EXACT,WLD]`
+//! [--ms MS] [--seed S] [--zebra-depth MID,EXACT,WLD] [--clear-table]`
 //!
 //! - `--openings`: XOT openings, one a line as a move string (`f5d6c4d3c2b3b4b5`), e.g.
 //!   `bin/resources/xot/openingslarge.txt` of Egaroucid's repository (fetched, not
 //!   committed). `--games N` (default 200, even) plays N / 2 openings drawn from the file
 //!   with the seeded generator (`--seed`, default 1), each twice with colours swapped.
 //! - Ours: the CPU player in this process, `--ms` milliseconds a move (default 100) on the
-//!   wall clock, a 2^20-entry table cleared before every move.
+//!   wall clock, a 2^20-entry table cleared at the start of each game and kept between its
+//!   moves, as `/dev/reversi` keeps it (`--clear-table`: cleared before every move, as the
+//!   module did before 2026-11-30).
 //! - `--peer egaroucid-light:PATH`: Egaroucid Light (one C++ file of GitHub
 //!   `Nyanyan/Egaroucid`, `src/Egaroucid_light.cpp`, built on this machine, never committed):
 //!   one process for the whole match; each turn it reads the board as 64 characters (`P` the
@@ -251,10 +253,11 @@ fn game(
     mut p: Position,
     ours: Color,
     ms: u32,
-    tt: &mut [TtEntry],
+    (tt, keep): (&mut [TtEntry], bool),
     peer: &mut Peer,
     clocks: &mut [Clocked; 2],
 ) -> Result<(i32, String), String> {
+    tt.fill(TtEntry::EMPTY);
     let mut moves = String::new();
     while !p.is_over() {
         if p.legal_moves() == 0 {
@@ -264,7 +267,9 @@ fn game(
         let t = Instant::now();
         let (sq, side) = if p.side_to_move() == ours {
             let mut ctx = SearchContext::new(tt);
-            ctx.clear();
+            if !keep {
+                ctx.clear();
+            }
             let (mut clock, mut never) = (WallClock(Instant::now()), NeverInterrupt);
             let mut meter = Meter::new(Budget::TimeMs(ms), &mut clock, &mut never);
             match best_move(&p, &mut ctx, &mut meter).outcome {
@@ -286,7 +291,7 @@ fn game(
 /// The command line's form.
 const USAGE: &str = "usage: reversi_peer_match --peer egaroucid-light:PATH|zebra:PATH \
                      --openings FILE [--games N] [--ms MS] [--seed S] \
-                     [--zebra-depth MID,EXACT,WLD]";
+                     [--zebra-depth MID,EXACT,WLD] [--clear-table]";
 
 fn usage() -> ExitCode {
     eprintln!("{USAGE}");
@@ -317,6 +322,7 @@ fn main() -> ExitCode {
     else {
         return usage();
     };
+    let keep = !args.iter().any(|a| a == "--clear-table");
     let depth = get("--zebra-depth").unwrap_or_else(|| "11,18,20".into());
     let depth: Vec<String> = depth.split(',').map(str::to_owned).collect();
     let Ok(depth) = <[String; 3]>::try_from(depth) else {
@@ -364,8 +370,13 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     println!(
-        "ours ({ms} ms a move) against {name}: {games} games, XOT openings from {openings} \
-         ({} lines, seed {seed}), colours swapped",
+        "ours ({ms} ms a move, table {}) against {name}: {games} games, XOT openings from \
+         {openings} ({} lines, seed {seed}), colours swapped",
+        if keep {
+            "kept between moves"
+        } else {
+            "cleared every move"
+        },
         lines.len()
     );
     let mut rng = Rng::new(seed);
@@ -381,7 +392,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         };
         for ours in [Color::X, Color::O] {
-            match game(start, ours, ms, &mut tt, &mut peer, &mut clocks) {
+            match game(start, ours, ms, (&mut tt, keep), &mut peer, &mut clocks) {
                 Ok((d, moves)) => {
                     println!(
                         "game {}: {} ours {:?} {:+} {moves}",
