@@ -244,8 +244,7 @@ mod tests {
             let (me, opp) = (p.mover(), p.opponent());
             let mut root = RootMoves::new(me, opp, bitboard::moves(me, opp));
             let mut s = Searcher::new(&mut ctx, &mut meter);
-            let r = s.solve_root(me, opp, &mut root, guess);
-            (r, meter.nodes())
+            s.solve_root(me, opp, &mut root, guess)
         };
         let mut losses = 0;
         while losses < 6 {
@@ -263,7 +262,7 @@ mod tests {
             if p.count_empty() != 14 || p.legal_moves() == 0 {
                 continue;
             }
-            let (wld, _) = solve_with(&p, 0);
+            let wld = solve_with(&p, 0);
             let Some((score, _, true)) = wld else {
                 panic!("not solved: {wld:?}");
             };
@@ -271,19 +270,19 @@ mod tests {
                 continue;
             }
             losses += 1;
-            let (direct, _) = solve_with(&p, 100 * score + 300);
+            let direct = solve_with(&p, 100 * score + 300);
             let Some((direct_score, sq, true)) = direct else {
                 panic!("not solved: {direct:?}");
             };
             assert_eq!(direct_score, score);
             let after = p.play(sq).unwrap();
-            let (reply, _) = solve_with(&after, 0);
+            let reply = solve_with(&after, 0);
             let reply_score = match reply {
                 Some((s, _, true)) => -s,
                 // The opponent must pass: solve for us again.
                 _ => after
                     .pass()
-                    .and_then(|q| solve_with(&q, 0).0)
+                    .and_then(|q| solve_with(&q, 0))
                     .map_or(i32::MIN, |(s, _, _)| s),
             };
             assert_eq!(reply_score, score, "{sq}");

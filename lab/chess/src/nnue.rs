@@ -5,7 +5,7 @@
 
 use crate::data::{parse_line, Result3};
 use kgames_chess::nnue::{
-    feature, net_len, Activation, Network, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
+    feature, net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
 };
 use kgames_chess::position::Position;
 use kgames_chess::square::{Color, Piece, Role};
@@ -304,7 +304,7 @@ impl Model {
         let net = Network::parse(bytes).map_err(|e| format!("not a network file: {e}"))?;
         let hidden = net.hidden();
         let mut words = bytes
-            .get(12..)
+            .get(HEADER..)
             .unwrap_or_default()
             .chunks_exact(2)
             .map(|w| f32::from(i16::from_le_bytes([w[0], w[1]])));
@@ -314,7 +314,8 @@ impl Model {
         let w1 = take(INPUTS * hidden, QA);
         let b1 = take(hidden, QA);
         let w2 = take(2 * hidden, QB);
-        let at = 12 + 2 * (INPUTS * hidden + 3 * hidden);
+        // The output bias: the file's last 4 bytes.
+        let at = net_len(hidden) - 4;
         let bias = bytes
             .get(at..at + 4)
             .and_then(|b| b.try_into().ok())
