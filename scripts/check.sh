@@ -98,6 +98,10 @@ host() {
     run "lab: reversi data generator smoke run (2 chunks, then resumed with none left)" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" \
         cargo run -q --profile test -p reversi-lab --bin reversi_datagen -- --dir "$repo/out/datagen-smoke" --games 4 --chunk-games 2 --nodes 2000 --exact 10
     run "lab: the data generator's chunks are there, 20 bytes a position" datagen_chunks
+    # The least-squares fitter on those chunks: it lowers the training error, and a prior that
+    # outweighs the data gives back the start set byte for byte.
+    run "lab: reversi_fit lowers the error on the smoke data and keeps the start set under a heavy prior" \
+        fit_smoke "$m/lab" "$lab"
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
     run "lab: chess network smoke run (make chess-net in small: data, training, a move)" bash lab/scripts/chess-net.sh --smoke
     exec 8>&-
@@ -110,6 +114,23 @@ datagen_chunks() {
         [ -s "$f" ] && [ $(( $(stat -c %s "$f") % 20 )) = 0 ] && n=$((n + 1))
     done
     [ "$n" = 2 ]
+}
+# fit_smoke LAB TARGET: reversi_fit (from the lab at LAB, built into TARGET) on the data
+# generator's smoke chunks, from the shipped weights.
+fit_smoke() {
+    local out=$repo/out/fit-smoke first last fit=(in_tree "$1" env CARGO_TARGET_DIR="$2"
+        cargo run -q --profile test -p reversi-lab --bin reversi_fit --)
+    mkdir -p "$out"
+    "${fit[@]}" --data "$repo/out/datagen-smoke" \
+        --out "$out/w.bin" --start "$repo/src/reversi/weights.bin" --prior 0 --smooth 0 \
+        --iterations 10 > "$out/log" || return 1
+    first=$(sed -n 's/.*start: rms error train \([0-9.]*\).*/\1/p' "$out/log")
+    last=$(sed -n 's/^iteration  10: rms error train \([0-9.]*\).*/\1/p' "$out/log")
+    awk -v a="$first" -v b="$last" 'BEGIN { exit !(a != "" && b != "" && b < a / 2) }' || return 1
+    "${fit[@]}" --data "$repo/out/datagen-smoke" \
+        --out "$out/same.bin" --start "$repo/src/reversi/weights.bin" --prior 1e9 --smooth 0 \
+        --iterations 10 > /dev/null || return 1
+    cmp -s "$out/same.bin" "$repo/src/reversi/weights.bin"
 }
 # cargo_tests NAME DIR LOG: `cargo test --workspace` in DIR, each test counted.
 cargo_tests() {

@@ -22,6 +22,13 @@
 # is the next round's "-". A round with EPOCHS 0 only makes data. About 11 minutes of both
 # cores a round of 16,000 games.
 #
+# Two optional fields follow STEP: OPENINGS, `xot` to start the games from the XOT openings
+# of the file named by the environment's XOT (Egaroucid's bin/resources/xot/openingslarge.txt,
+# fetched, never committed) instead of random plies; and EPOCHS may be `fit/PRIOR/SMOOTH/ITER`:
+# then reversi_fit, not reversi_train, fits the round's own data alone (the prior draws each
+# weight to the set the round started from, which carries the earlier rounds' knowledge, so
+# their data need not be kept).
+#
 # The first layout's sets (round 0 from the classic engine's self-play, round 1) are remade
 # by this script as of 3d2238d3 (ROUND0=1 there); their files are the start of ROUNDS here.
 #
@@ -36,7 +43,8 @@ ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:800
 out=out/reversi-weights
 mkdir -p "$out"
 cargo build --manifest-path lab/Cargo.toml --release -q -p reversi-lab \
-    --bin reversi_selfplay --bin reversi_train --bin reversi_datagen --bin reversi_convert
+    --bin reversi_selfplay --bin reversi_train --bin reversi_datagen --bin reversi_convert \
+    --bin reversi_fit
 bin=${CARGO_TARGET_DIR:-lab/target}/release
 
 # datagen ENGINE: the path of reversi_datagen as the git revision ENGINE builds it (this
@@ -64,22 +72,36 @@ datagen() {
 
 prev="" r=0 data_all=""
 for round in $ROUNDS; do
-    IFS=: read -r rev games nodes exact seed lambda epochs engine step <<<"$round"
+    IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
     r=$((r + 1))
+    open_args=()
+    if [ "${openings:-}" = xot ]; then
+        if [ ! -f "${XOT:-}" ]; then
+            echo "reversi-weights: round $r starts from XOT openings: set XOT to Egaroucid's" \
+                "bin/resources/xot/openingslarge.txt" >&2
+            exit 2
+        fi
+        open_args=(--openings "$XOT")
+    fi
     if [ "$rev" != - ]; then
         prev=$out/weights-$rev.bin
         git show "$rev:src/reversi/weights.bin" >"$prev"
     fi
-    data=$KGAMES_CACHE/reversi-data/r$r-g$games-n$nodes-e$exact-s$seed-$(sha256sum "$prev" | cut -c1-12)
+    data=$KGAMES_CACHE/reversi-data/r$r-g$games-n$nodes-e$exact-s$seed${openings:+-$openings}-$(sha256sum "$prev" | cut -c1-12)
     [ -n "${engine:-}" ] && data=$data-x$(git rev-parse --short=8 "$engine^{commit}")
     if [ "$(head -c 8 "$prev")" = KGRPAT01 ]; then
         "$bin/reversi_convert" "$prev" "$prev.v2"
         prev=$prev.v2
     fi
     "$(datagen "${engine:-}")" --dir "$data" --games "$games" --chunk-games 200 --nodes "$nodes" \
-        --exact "$exact" --seed "$seed" --threads 2 --weights "$prev"
+        --exact "$exact" --seed "$seed" --threads 2 --weights "$prev" "${open_args[@]}"
     data_all=${data_all:+$data_all,}$data
-    if [ "$epochs" != 0 ]; then
+    if [ "${epochs%%/*}" = fit ]; then
+        IFS=/ read -r _ prior smooth iterations <<<"$epochs"
+        "$bin/reversi_fit" --data "$data" --out "$out/weights-r$r.bin" --start "$prev" \
+            --lambda "$lambda" --prior "$prior" --smooth "$smooth" --iterations "$iterations"
+        prev=$out/weights-r$r.bin
+    elif [ "$epochs" != 0 ]; then
         "$bin/reversi_train" "$data_all" "$out/weights-r$r.bin" "$epochs" "$lambda" "$prev" \
             "${step:-48}"
         prev=$out/weights-r$r.bin

@@ -1,6 +1,9 @@
 //! What the reversi lab's tools share: a wall clock for the meter, the result line of the
 //! match tools (wins, draws, losses, score, Elo with its 95% margin, mean disc margin, from
-//! the lab's one statistics crate `kgames-lab-stats`), and the self-play tools' engine move.
+//! the lab's one statistics crate `kgames-lab-stats`), the self-play tools' engine move, and
+//! the trainers' reading of training data ([`data`]).
+
+pub mod data;
 
 use kgames_lab_stats::{elo_of, Tally};
 use kgames_reversi::common::budget::{Budget, Clock, Meter, NeverInterrupt, NodeClock};

@@ -20,6 +20,7 @@
 //! corrects. Rounds 1-3 were trained with 24 (the recipe keeps it, to remake their bytes);
 //! there the errors grew on more data (round 4's first training). 48 converges.
 use kgames_reversi::pattern::{self, FEATURES, PHASE_WEIGHTS, WEIGHTS};
+use reversi_lab::data::{read_source, Sample};
 use std::io::Write;
 
 /// Each weight moves by its mean error divided by this by default (about the number of
@@ -28,12 +29,6 @@ const STEP_DIV: i64 = 48;
 
 /// Fixed-point scale of the weights during training.
 const SCALE: i64 = 1 << 12;
-
-struct Sample {
-    me: u64,
-    opp: u64,
-    target: i64,
-}
 
 /// The integer square root (bisection).
 fn isqrt(v: u64) -> u64 {
@@ -47,43 +42,6 @@ fn isqrt(v: u64) -> u64 {
         }
     }
     lo
-}
-
-/// The samples of one source: a `reversi_selfplay` file, or a folder of `reversi_datagen`
-/// chunks (in name order) whose target mixes `lambda`% of the search score into the result.
-fn read_source(source: &str, lambda: i64, samples: &mut Vec<Sample>) {
-    let bits = |c: &[u8], at: usize| u64::from_le_bytes(c[at..at + 8].try_into().expect("8 bytes"));
-    let path = std::path::Path::new(source);
-    if !path.is_dir() {
-        let data = std::fs::read(path).expect("data file");
-        samples.extend(data.chunks_exact(17).map(|c| Sample {
-            me: bits(c, 0),
-            opp: bits(c, 8),
-            target: 100 * i64::from(c[16] as i8),
-        }));
-        return;
-    }
-    let mut chunks: Vec<_> = std::fs::read_dir(path)
-        .expect("data folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("chunk-") && n.ends_with(".bin"))
-        })
-        .collect();
-    chunks.sort();
-    for chunk in chunks {
-        let data = std::fs::read(&chunk).expect("chunk file");
-        samples.extend(data.chunks_exact(20).map(|c| {
-            let (result, search) = (i64::from(c[16] as i8), i64::from(c[17] as i8));
-            Sample {
-                me: bits(c, 0),
-                opp: bits(c, 8),
-                target: lambda * search + (100 - lambda) * result,
-            }
-        }));
-    }
 }
 
 fn main() {
