@@ -20,7 +20,7 @@
 # and the rest game result (lab/README.md, "The rule for weights"), its step divisor STEP
 # (rounds 1-3 were trained with 24, which overshoots: reversi_train's header), and its result
 # is the next round's "-". A round with EPOCHS 0 only makes data. About 11 minutes of both
-# cores a round of 16,000 games.
+# cores a round of 16,000 games (the last round needs XOT, below).
 #
 # Two optional fields follow STEP: OPENINGS, `xot` to start the games from the XOT openings
 # of the file named by the environment's XOT (Egaroucid's bin/resources/xot/openingslarge.txt,
@@ -39,7 +39,7 @@ cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 install=0
 [ "${1:-}" = --install ] && install=1
-ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:8000:16:1002:50:30:795aff49:24 -:32000:8000:16:1003:50:30:795aff49:24 -:16000:8000:16:1004:50:150:87996876:48 -:32000:8000:16:1005:50:150:87996876:48"}
+ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:8000:16:1002:50:30:795aff49:24 -:32000:8000:16:1003:50:30:795aff49:24 -:16000:8000:16:1004:50:150:87996876:48 -:32000:8000:16:1005:50:150:87996876:48 -:20600:8000:18:1007:50:fit/64/16/40:10e9d804:48:xot"}
 out=out/reversi-weights
 mkdir -p "$out"
 cargo build --manifest-path lab/Cargo.toml --release -q -p reversi-lab \
@@ -70,6 +70,14 @@ datagen() {
     echo "$dir/reversi_datagen"
 }
 
+# A round that starts from XOT openings needs their file: say so before the first round.
+case " $ROUNDS " in
+    *:xot\ *) [ -f "${XOT:-}" ] || {
+        echo "reversi-weights: a round starts from XOT openings: set XOT to Egaroucid's" \
+            "bin/resources/xot/openingslarge.txt (fetched, never committed)" >&2
+        exit 2
+    } ;;
+esac
 prev="" r=0 data_all=""
 for round in $ROUNDS; do
     IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
