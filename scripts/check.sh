@@ -98,9 +98,10 @@ host() {
     run "lab: reversi data generator smoke run (2 chunks, then resumed with none left)" in_tree "$m/lab" env CARGO_TARGET_DIR="$lab" \
         cargo run -q --profile test -p reversi-lab --bin reversi_datagen -- --dir "$repo/out/datagen-smoke" --games 4 --chunk-games 2 --nodes 2000 --exact 10
     run "lab: the data generator's chunks are there, 20 bytes a position" datagen_chunks
-    # The least-squares fitter on those chunks: it lowers the training error, and a prior that
-    # outweighs the data gives back the start set byte for byte.
-    run "lab: reversi_fit lowers the error on the smoke data and keeps the start set under a heavy prior" \
+    # The least-squares fitter on those chunks: it lowers the training error, a prior that
+    # outweighs the data gives back the start set byte for byte, and a heavy smoothing makes
+    # neighbouring phases alike.
+    run "lab: reversi_fit lowers the error on the smoke data, keeps the start set under a heavy prior, smooths phases" \
         fit_smoke "$m/lab" "$lab"
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
     run "lab: chess network smoke run (make chess-net in small: data, training, a move)" bash lab/scripts/chess-net.sh --smoke
@@ -130,7 +131,19 @@ fit_smoke() {
     "${fit[@]}" --data "$repo/out/datagen-smoke" \
         --out "$out/same.bin" --start "$repo/src/reversi/weights.bin" --prior 1e9 --smooth 0 \
         --iterations 10 > /dev/null || return 1
-    cmp -s "$out/same.bin" "$repo/src/reversi/weights.bin"
+    cmp -s "$out/same.bin" "$repo/src/reversi/weights.bin" || return 1
+    # A smoothing that outweighs the prior draws neighbouring phases together.
+    "${fit[@]}" --data "$repo/out/datagen-smoke" \
+        --out "$out/smooth.bin" --start "$repo/src/reversi/weights.bin" --prior 1000 \
+        --smooth 1000000 --iterations 20 > /dev/null || return 1
+    python3 - "$repo/src/reversi/weights.bin" "$out/smooth.bin" <<'PY'
+import array, sys
+def roughness(path):
+    w = array.array("h", open(path, "rb").read()[8:])
+    n = len(w) // 12
+    return sum((w[i] - w[i + n]) ** 2 for i in range(len(w) - n))
+sys.exit(0 if roughness(sys.argv[2]) * 4 < roughness(sys.argv[1]) else 1)
+PY
 }
 # cargo_tests NAME DIR LOG: `cargo test --workspace` in DIR, each test counted.
 cargo_tests() {

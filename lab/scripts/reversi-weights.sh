@@ -83,14 +83,7 @@ for round in $ROUNDS; do
     IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
     r=$((r + 1))
     open_args=()
-    if [ "${openings:-}" = xot ]; then
-        if [ ! -f "${XOT:-}" ]; then
-            echo "reversi-weights: round $r starts from XOT openings: set XOT to Egaroucid's" \
-                "bin/resources/xot/openingslarge.txt" >&2
-            exit 2
-        fi
-        open_args=(--openings "$XOT")
-    fi
+    [ "${openings:-}" = xot ] && open_args=(--openings "$XOT")
     if [ "$rev" != - ]; then
         prev=$out/weights-$rev.bin
         git show "$rev:src/reversi/weights.bin" >"$prev"

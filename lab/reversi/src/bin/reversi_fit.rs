@@ -2,8 +2,8 @@
 //! squares, solved by preconditioned conjugate gradients (as Zebra fitted its coefficients),
 //! in floating point, then rounded to the file's `i16`s.
 //!
-//! `reversi_fit --data DIR[,DIR...] --out FILE [--start FILE] [--lambda 50] [--prior 4]
-//! [--smooth 2] [--iterations 60]`
+//! `reversi_fit --data DIR[,DIR...] --out FILE [--start FILE] [--lambda 50] [--prior 64]
+//! [--smooth 16] [--iterations 40]` (the defaults are the settings the shipped rounds use)
 //!
 //! It minimises, over the weights `w` (each tied to its mirror, as `reversi_train` ties them):
 //!
@@ -45,13 +45,13 @@ struct Args {
     #[arg(long, default_value_t = 50)]
     lambda: i64,
     /// Pull of each weight toward its start value (in positions' worth of zero error).
-    #[arg(long, default_value_t = 4.0)]
+    #[arg(long, default_value_t = 64.0)]
     prior: f64,
     /// Pull of each weight toward the same weight of the next phase.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 16.0)]
     smooth: f64,
     /// Conjugate-gradient iterations.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 40)]
     iterations: usize,
 }
 
@@ -190,14 +190,12 @@ fn main() -> ExitCode {
     let mut x = w0.clone();
     let mut r = vec![0f64; WEIGHTS];
     for row in &train {
-        let pred: f64 = row.idx.iter().map(|&i| x[i as usize]).sum();
         for &i in &row.idx {
-            r[i as usize] += row.target - pred;
+            r[i as usize] += row.target;
         }
     }
-    // Less the smoothing's part of H w0 (the data's is in r already, the prior's cancels).
     let mut hx = vec![0f64; WEIGHTS];
-    apply(&[], &canon, 0.0, args.smooth, &x, &mut hx);
+    apply(&train, &canon, 0.0, args.smooth, &x, &mut hx);
     for (ri, h) in r.iter_mut().zip(&hx) {
         *ri -= h;
     }
