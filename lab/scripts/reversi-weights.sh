@@ -24,10 +24,11 @@
 #
 # Two optional fields follow STEP: OPENINGS, `xot` to start the games from the XOT openings
 # of the file named by the environment's XOT (Egaroucid's bin/resources/xot/openingslarge.txt,
-# fetched, never committed) instead of random plies; and EPOCHS may be `fit/PRIOR/SMOOTH/ITER`:
-# then reversi_fit, not reversi_train, fits the round's own data alone (the prior draws each
-# weight to the set the round started from, which carries the earlier rounds' knowledge, so
-# their data need not be kept).
+# fetched, never committed) instead of random plies; and EPOCHS may be
+# `fit/PRIOR/SMOOTH/ITER[/BACK]`: then reversi_fit, not reversi_train, fits the round's own
+# data and that of the BACK rounds before it (default 0; the prior draws each weight to the
+# set the round started from, which carries the earlier rounds' knowledge, so older data
+# need not be kept).
 #
 # The first layout's sets (round 0 from the classic engine's self-play, round 1) are remade
 # by this script as of 3d2238d3 (ROUND0=1 there); their files are the start of ROUNDS here.
@@ -39,7 +40,7 @@ cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 install=0
 [ "${1:-}" = --install ] && install=1
-ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:8000:16:1002:50:30:795aff49:24 -:32000:8000:16:1003:50:30:795aff49:24 -:16000:8000:16:1004:50:150:87996876:48 -:32000:8000:16:1005:50:150:87996876:48 -:20600:8000:18:1007:50:fit/64/16/40:10e9d804:48:xot"}
+ROUNDS=${ROUNDS-"756ec215:16000:8000:16:1001:50:0:795aff49:24 ae89c77d:32000:8000:16:1002:50:30:795aff49:24 -:32000:8000:16:1003:50:30:795aff49:24 -:16000:8000:16:1004:50:150:87996876:48 -:32000:8000:16:1005:50:150:87996876:48 -:20600:8000:18:1007:50:fit/64/16/40:10e9d804:48:xot -:24000:8000:18:1008:50:fit/64/16/40/1:ec1ad75c:48:xot"}
 out=out/reversi-weights
 mkdir -p "$out"
 cargo build --manifest-path lab/Cargo.toml --release -q -p reversi-lab \
@@ -78,7 +79,7 @@ case " $ROUNDS " in
         exit 2
     } ;;
 esac
-prev="" r=0 data_all=""
+prev="" r=0 data_all="" rounds_data=()
 for round in $ROUNDS; do
     IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
     r=$((r + 1))
@@ -97,9 +98,12 @@ for round in $ROUNDS; do
     "$(datagen "${engine:-}")" --dir "$data" --games "$games" --chunk-games 200 --nodes "$nodes" \
         --exact "$exact" --seed "$seed" --threads 2 --weights "$prev" "${open_args[@]}"
     data_all=${data_all:+$data_all,}$data
+    rounds_data+=("$data")
     if [ "${epochs%%/*}" = fit ]; then
-        IFS=/ read -r _ prior smooth iterations <<<"$epochs"
-        "$bin/reversi_fit" --data "$data" --out "$out/weights-r$r.bin" --start "$prev" \
+        IFS=/ read -r _ prior smooth iterations back <<<"$epochs"
+        # This round's data and that of the BACK rounds before it, oldest first.
+        fit_data=$(IFS=,; echo "${rounds_data[*]: -$((${back:-0} + 1))}")
+        "$bin/reversi_fit" --data "$fit_data" --out "$out/weights-r$r.bin" --start "$prev" \
             --lambda "$lambda" --prior "$prior" --smooth "$smooth" --iterations "$iterations"
         prev=$out/weights-r$r.bin
     elif [ "$epochs" != 0 ]; then

@@ -513,7 +513,7 @@ mod tests {
         let f5 = Position::start().play(37).unwrap();
         got[6] = evaluate(f5.mover(), f5.opponent());
         // FFO exact scores for comparison: +38, 0, +6, -12, -14 (x 100).
-        assert_eq!(got, [19, 3848, 601, -93, -1119, -286, -54]);
+        assert_eq!(got, [45, 3780, 613, 315, -1077, -252, -50]);
     }
 
     #[test]

@@ -212,34 +212,43 @@ fn reversi_keeps_the_table_of_its_own_game_only() {
         s.split_once(" score=").unwrap().1.to_string()
     }
     // The CPU plays a move for the human (X), then its own after it.
-    fn two_moves(d: &mut Driver<Reversi>) -> (Vec<u8>, String) {
+    fn two_moves(d: &mut Driver<Reversi>, budget: &[u8]) -> (Vec<u8>, String) {
         d.expect(b"00 X", b"OK\n");
-        d.expect(b"05 N20000", b"OK\n");
+        d.expect(budget, b"OK\n");
         d.expect(b"08", b"OK\n");
         let setup = d.run(b"11");
         d.expect(b"03", b"OK\n");
         (setup, search(d))
     }
-    let mut warm = Driver::<Reversi>::new();
-    let (setup, kept) = two_moves(&mut warm);
     // The same position searched from a cleared table.
-    let mut line = b"10 ".to_vec();
-    line.extend_from_slice(setup.strip_suffix(b"\n").unwrap());
-    let from_setup = |d: &mut Driver<Reversi>| {
-        d.expect(b"05 N20000", b"OK\n");
+    fn from_setup(d: &mut Driver<Reversi>, budget: &[u8], setup: &[u8]) -> String {
+        let mut line = b"10 ".to_vec();
+        line.extend_from_slice(setup.strip_suffix(b"\n").unwrap());
+        d.expect(budget, b"OK\n");
         d.expect(&line, b"OK\n");
         d.expect(b"03", b"OK\n");
         search(d)
+    }
+    // Whether the kept table changes the search's score or depth depends on the weights:
+    // the first budget at which it does.
+    let found = [b"05 N20000", b"05 N30000", b"05 N40000", b"05 N50000"]
+        .into_iter()
+        .find_map(|budget| {
+            let mut warm = Driver::<Reversi>::new();
+            let (setup, kept) = two_moves(&mut warm, budget);
+            let cleared = from_setup(&mut Driver::<Reversi>::new(), budget, &setup);
+            (kept != cleared).then_some((budget, warm, setup, cleared))
+        });
+    let Some((budget, mut warm, setup, cleared)) = found else {
+        panic!("the kept table changes no search");
     };
-    let cleared = from_setup(&mut Driver::<Reversi>::new());
-    assert_ne!(kept, cleared, "the kept table does not change this search");
     // A new game in the same context starts cleared.
-    assert_eq!(from_setup(&mut warm), cleared);
+    assert_eq!(from_setup(&mut warm, budget, &setup), cleared);
     // Another game searching in the context between two moves clears it.
     let (mut a, mut b) = (Driver::<Reversi>::new(), Driver::<Reversi>::new());
     b.nonce = 1000;
     a.expect(b"00 X", b"OK\n");
-    a.expect(b"05 N20000", b"OK\n");
+    a.expect(budget, b"OK\n");
     a.expect(b"08", b"OK\n");
     core::mem::swap(&mut a.scratch, &mut b.scratch);
     b.expect(b"00 O", b"OK\n");
