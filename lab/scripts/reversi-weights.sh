@@ -79,7 +79,7 @@ case " $ROUNDS " in
         exit 2
     } ;;
 esac
-prev="" r=0 data_all="" rounds_data=()
+prev="" r=0 rounds_data=()
 for round in $ROUNDS; do
     IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
     r=$((r + 1))
@@ -97,7 +97,6 @@ for round in $ROUNDS; do
     fi
     "$(datagen "${engine:-}")" --dir "$data" --games "$games" --chunk-games 200 --nodes "$nodes" \
         --exact "$exact" --seed "$seed" --threads 2 --weights "$prev" "${open_args[@]}"
-    data_all=${data_all:+$data_all,}$data
     rounds_data+=("$data")
     if [ "${epochs%%/*}" = fit ]; then
         IFS=/ read -r _ prior smooth iterations back <<<"$epochs"
@@ -107,7 +106,9 @@ for round in $ROUNDS; do
             --lambda "$lambda" --prior "$prior" --smooth "$smooth" --iterations "$iterations"
         prev=$out/weights-r$r.bin
     elif [ "$epochs" != 0 ]; then
-        "$bin/reversi_train" "$data_all" "$out/weights-r$r.bin" "$epochs" "$lambda" "$prev" \
+        # The data of every round so far.
+        train_data=$(IFS=,; echo "${rounds_data[*]}")
+        "$bin/reversi_train" "$train_data" "$out/weights-r$r.bin" "$epochs" "$lambda" "$prev" \
             "${step:-48}"
         prev=$out/weights-r$r.bin
     fi
