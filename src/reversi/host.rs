@@ -51,9 +51,11 @@ pub fn parse_square(s: &[u8]) -> Option<u8> {
 }
 
 /// The midgame depth [`solve`] searches first, for its move order and its guess of the score
-/// (FFO #40-#49 against depth 6: 20% fewer nodes, 18% less time; the midgame entries' moves
-/// order the solver's nodes too).
-const GUESS_DEPTH: u8 = 10;
+/// (the midgame entries' moves order the solver's nodes too). FFO #40-#49, round 8's
+/// weights: depth 14 against 10, 19% fewer nodes and 17% less time (12, 16 and 18: +6%, -9%
+/// and -9% nodes); 30 positions of 22 empties and 12 of 24 from self-play: 5% and 12% fewer
+/// nodes. (Round 2: depth 10 against 6, 20% fewer nodes.)
+const GUESS_DEPTH: u8 = 14;
 
 /// The score (eval units, side to move) of a full-window midgame search of `pos` to `depth`
 /// plies, the lab's measure of how a shallow search predicts a deep one; `None` when the
