@@ -103,6 +103,9 @@ host() {
     # neighbouring phases alike.
     run "lab: reversi_fit lowers the error on the smoke data, keeps the start set under a heavy prior, smooths phases" \
         fit_smoke "$m/lab" "$lab"
+    # WTHOR games as opening lines: the first N plies of each long enough game, once each.
+    run "lab: wthor-openings.py writes each game's first plies once, sorted, skips short games" \
+        wthor_smoke
     # The chess network's pipeline in small: data, training, quantisation, a move with it.
     run "lab: chess network smoke run (make chess-net in small: data, training, a move)" bash lab/scripts/chess-net.sh --smoke
     exec 8>&-
@@ -115,6 +118,16 @@ datagen_chunks() {
         [ -s "$f" ] && [ $(( $(stat -c %s "$f") % 20 )) = 0 ] && n=$((n + 1))
     done
     [ "$n" = 2 ]
+}
+# Three games in WTHOR's PGN form, two alike in their first four plies and one of three.
+wthor_smoke() {
+    local out=$repo/out/wthor-smoke
+    mkdir -p "$out"
+    printf '%s\n' '[Event "a"]' '[Result "33-31"]' '1. F5 D6' '2. C3 D3' '3. C4 F4' \
+        '[Event "b"]' '1. F5 D6' '2. C3 D3' '3. C4 B4' '[Event "c"]' '1. F5 F6' '2. E6' \
+        '[Event "d"]' '1. C4 C3' '2. D3 C5' >"$out/games.pgn"
+    python3 lab/scripts/wthor-openings.py 4 "$out/games.pgn" >"$out/lines" 2>/dev/null &&
+        [ "$(tr '\n' ' ' <"$out/lines")" = "c4c3d3c5 f5d6c3d3 " ]
 }
 # fit_smoke LAB TARGET: reversi_fit (from the lab at LAB, built into TARGET) on the data
 # generator's smoke chunks, from the shipped weights.

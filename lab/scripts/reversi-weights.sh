@@ -24,7 +24,10 @@
 #
 # Two optional fields follow STEP: OPENINGS, `xot` to start the games from the XOT openings
 # of the file named by the environment's XOT (Egaroucid's bin/resources/xot/openingslarge.txt,
-# fetched, never committed) instead of random plies; and EPOCHS may be
+# fetched, never committed) instead of random plies, or `wthorN` from the first N plies of
+# the human games of the WTHOR database (the PGN files in the folder named by WTHOR, GitHub
+# MartinMSPedersen/othello-games pgn/with_python_code, fetched, never committed; the lines
+# by lab/scripts/wthor-openings.py); and EPOCHS may be
 # `fit/PRIOR/SMOOTH/ITER[/BACK]`: then reversi_fit, not reversi_train, fits the round's own
 # data and that of the BACK rounds before it (default 0; the prior draws each weight to the
 # set the round started from, which carries the earlier rounds' knowledge, so older data
@@ -71,11 +74,20 @@ datagen() {
     echo "$dir/reversi_datagen"
 }
 
-# A round that starts from XOT openings needs their file: say so before the first round.
+# A round that starts from XOT openings or WTHOR games needs their files: say so before the
+# first round.
 case " $ROUNDS " in
     *:xot\ *) [ -f "${XOT:-}" ] || {
         echo "reversi-weights: a round starts from XOT openings: set XOT to Egaroucid's" \
             "bin/resources/xot/openingslarge.txt (fetched, never committed)" >&2
+        exit 2
+    } ;;
+esac
+case " $ROUNDS " in
+    *:wthor*) compgen -G "${WTHOR:-/nonexistent}/WTH_*.pgn" >/dev/null || {
+        echo "reversi-weights: a round starts from WTHOR games: set WTHOR to the folder" \
+            "pgn/with_python_code of GitHub MartinMSPedersen/othello-games (fetched, never" \
+            "committed)" >&2
         exit 2
     } ;;
 esac
@@ -84,7 +96,15 @@ for round in $ROUNDS; do
     IFS=: read -r rev games nodes exact seed lambda epochs engine step openings <<<"$round"
     r=$((r + 1))
     open_args=()
-    [ "${openings:-}" = xot ] && open_args=(--openings "$XOT")
+    case "${openings:-}" in
+        xot) open_args=(--openings "$XOT") ;;
+        wthor*)
+            # The first N plies of the WTHOR games (wthorN), each distinct line once.
+            python3 lab/scripts/wthor-openings.py "${openings#wthor}" "$WTHOR"/WTH_*.pgn \
+                >"$out/$openings.txt"
+            open_args=(--openings "$out/$openings.txt")
+            ;;
+    esac
     if [ "$rev" != - ]; then
         prev=$out/weights-$rev.bin
         git show "$rev:src/reversi/weights.bin" >"$prev"
