@@ -119,7 +119,7 @@ datagen_chunks() {
     done
     [ "$n" = 2 ]
 }
-# Three games in WTHOR's PGN form, two alike in their first four plies and one of three.
+# Four games in WTHOR's PGN form: two alike in their first four plies, one of three plies, one other.
 wthor_smoke() {
     local out=$repo/out/wthor-smoke
     mkdir -p "$out"
