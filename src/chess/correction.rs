@@ -16,8 +16,8 @@ pub const CORRECTION_ENTRIES: usize = 16_384;
 pub const GRAIN: i32 = 256;
 /// The weight of all of an update (the new value's weight is `min(depth + 1, 16)` of it).
 const WEIGHT_SCALE: i32 = 256;
-/// The bound of an entry: a correction of at most 32 centipawns either way.
-pub const CORRECTION_MAX: i32 = GRAIN * 32;
+/// The bound of an entry: a correction of at most 96 centipawns either way.
+pub const CORRECTION_MAX: i32 = GRAIN * 96;
 
 /// The index of `pos`'s entry in a table of `len` entries (`None` when `len` < 2): the side
 /// to move picks the half, a multiplicative hash of both colours' pawns the entry in it.
@@ -70,7 +70,7 @@ mod tests {
     }
 
     /// Repeated searches that end 100 cp above the evaluation pull the entry up to the
-    /// bound of +32 cp (and 2,000 cp below, down to -32); positions with the same pawns and
+    /// bound of +96 cp (and 2,000 cp below, down to -96); positions with the same pawns and
     /// side to move share it, another pawn structure or the other side to move does not.
     #[test]
     fn moves_towards_the_search_and_shares_by_pawns() {

@@ -5,9 +5,9 @@
 //! detection (repetition, fifty moves, insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
-//! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (1896 bytes a
+//! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (2152 bytes a
 //! ply: the ply's position, its move list and ordering keys; [`MAX_PLY`] = 32 plies are
-//! 59 KiB), the history table a `&mut History` (3 KiB), the correction history a
+//! 67 KiB), the history table a `&mut History` (3 KiB), the correction history a
 //! `&mut [i16]` ([`SearchContext::set_correction`], 32 KiB usually) and the continuation
 //! history another ([`SearchContext::set_continuation`], 1,152 KiB). The search never goes
 //! deeper than `plies.len() - 1` plies (at most `MAX_PLY - 1`), and its recursion only keeps
@@ -25,7 +25,6 @@ use super::correction::{correction, update as update_correction};
 use super::eval::{evaluate_bounded, VALUES};
 use super::game::Game;
 pub use super::history::History;
-use super::history::HISTORY_STEP;
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::nnue::{Accumulator, Network};
 use super::position::Position;
@@ -114,12 +113,12 @@ impl Default for TtEntry {
     }
 }
 
-/// The search state of one ply (about 1.9 KiB): allocate a slice of them with [`Ply::EMPTY`].
+/// The search state of one ply (about 2.1 KiB): allocate a slice of them with [`Ply::EMPTY`].
 #[derive(Clone, Debug)]
 pub struct Ply {
     pos: Position,
     moves: MoveList,
-    order: [u8; MAX_MOVES],
+    order: [i16; MAX_MOVES],
     killers: [u16; 2],
     after_null: bool,
     /// The [`History::index`] of the move that led here, or [`NO_PREVIOUS`] (the root, a
@@ -417,23 +416,24 @@ struct Search<'s, 'a, 'm> {
     max_ply: usize,
 }
 
-/// Ordering keys: higher first.
-const ORDER_TT: u8 = 250;
-const ORDER_QUEEN_PROMOTION: u8 = 200;
-const ORDER_CAPTURE: u8 = 100;
-const ORDER_KILLER: u8 = 90;
+/// Ordering keys: higher first. Quiet moves take their history value itself, so the
+/// quiet moves are ordered as finely as the history tells them apart.
+const ORDER_TT: i16 = 32_767;
+const ORDER_QUEEN_PROMOTION: i16 = 32_000;
+const ORDER_CAPTURE: i16 = 31_000;
+const ORDER_KILLER: i16 = 30_900;
 /// Captures that lose material in the exchange (static exchange evaluation): after the
 /// quiet moves.
-const ORDER_BAD_CAPTURE: u8 = 2;
+const ORDER_BAD_CAPTURE: i16 = -31_000;
 /// Quiet moves: this plus the history value (the history's and the continuation history's
-/// after the moves one and two plies before) / [`HISTORY_STEP`], within 3..=ORDER_QUIET_MAX.
-const ORDER_QUIET: u8 = 50;
-const ORDER_QUIET_MAX: u8 = ORDER_COUNTER - 1;
+/// after the moves one and two plies before), within ORDER_BAD_CAPTURE + 1..=ORDER_QUIET_MAX.
+const ORDER_QUIET: i16 = 0;
+const ORDER_QUIET_MAX: i16 = ORDER_COUNTER - 1;
 /// The quiet reply that last cut after the same move (piece and target square).
-const ORDER_COUNTER: u8 = ORDER_KILLER - 2;
-const ORDER_UNDERPROMOTION: u8 = 1;
+const ORDER_COUNTER: i16 = ORDER_KILLER - 2;
+const ORDER_UNDERPROMOTION: i16 = -32_000;
 
-fn order_key(m: Move, tt_move: u16, killers: [u16; 2], counter: u16, history: i32) -> u8 {
+fn order_key(m: Move, tt_move: u16, killers: [u16; 2], counter: u16, history: i32) -> i16 {
     let packed = m.packed();
     if packed == tt_move {
         return ORDER_TT;
@@ -444,8 +444,8 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], counter: u16, history: i3
         None => 0,
     };
     if let Some(victim) = m.capture() {
-        // Most valuable victim, then least valuable attacker: 100 + 8 * victim - attacker.
-        return promo + ORDER_CAPTURE + 8 * (victim as u8) + 5 - (m.role() as u8);
+        // Most valuable victim, then least valuable attacker: 8 * victim - attacker.
+        return promo + ORDER_CAPTURE + 8 * (victim as i16) + 5 - (m.role() as i16);
     }
     if promo > 0 {
         return ORDER_QUEEN_PROMOTION;
@@ -457,8 +457,8 @@ fn order_key(m: Move, tt_move: u16, killers: [u16; 2], counter: u16, history: i3
     } else if packed == counter {
         ORDER_COUNTER
     } else {
-        (i32::from(ORDER_QUIET) + history / HISTORY_STEP)
-            .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as u8
+        (i32::from(ORDER_QUIET) + history)
+            .clamp(i32::from(ORDER_BAD_CAPTURE) + 1, i32::from(ORDER_QUIET_MAX)) as i16
     }
 }
 
@@ -643,7 +643,7 @@ impl Search<'_, '_, '_> {
         };
         let len = p.moves.len();
         let mut best = start;
-        let mut best_key = 0u8;
+        let mut best_key = 0i16;
         for i in start..len {
             let key = p.order.get(i).copied().unwrap_or(0);
             if i == start || key > best_key {
@@ -681,7 +681,7 @@ impl Search<'_, '_, '_> {
 
     /// The ordering key of move `i` of ply `ply`.
     #[inline]
-    fn key_at(&self, ply: usize, i: usize) -> Option<u8> {
+    fn key_at(&self, ply: usize, i: usize) -> Option<i16> {
         self.ctx
             .plies
             .get(ply)
@@ -1237,6 +1237,7 @@ impl Search<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::history::HISTORY_MAX;
     use crate::common::budget::{Budget, NeverInterrupt, NodeClock};
 
     fn find(pos: &Position, uci: &str) -> Move {
@@ -1280,8 +1281,21 @@ mod tests {
         let counter = order_key(m, 0, killers, m.packed(), 0);
         assert_eq!(counter, ORDER_COUNTER);
         assert!(counter < order_key(killer, 0, killers, m.packed(), 0));
-        assert!(counter > order_key(m, 0, killers, 0, crate::chess::history::HISTORY_MAX));
+        assert!(counter > order_key(m, 0, killers, 0, HISTORY_MAX));
         assert_eq!(order_key(m, m.packed(), killers, m.packed(), 0), ORDER_TT);
+    }
+
+    /// Quiet moves are ordered by every point of their history value, between the losing
+    /// captures and the counter-move whatever the value.
+    #[test]
+    fn quiet_moves_keep_their_history_order() {
+        let mut list = MoveList::new();
+        Position::startpos().legal_moves(&mut list);
+        let m = list.get(0).unwrap();
+        let key = |h: i32| order_key(m, 0, [0, 0], 0, h);
+        assert!(key(1) > key(0) && key(0) > key(-1));
+        assert!(key(3 * HISTORY_MAX) < ORDER_COUNTER);
+        assert!(key(-3 * HISTORY_MAX) > ORDER_BAD_CAPTURE);
     }
 
     /// A search of four plies over `ctx` with no game history.
@@ -1314,7 +1328,7 @@ mod tests {
     }
 
     /// The ordering key of the move `uci` of ply `ply`.
-    fn key_of(s: &Search<'_, '_, '_>, ply: usize, uci: &str) -> u8 {
+    fn key_of(s: &Search<'_, '_, '_>, ply: usize, uci: &str) -> i16 {
         s.key_at(ply, index_of(s, ply, uci)).unwrap()
     }
 

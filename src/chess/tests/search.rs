@@ -268,7 +268,7 @@ fn memory_sizes_are_as_documented() {
     use std::mem::size_of;
     assert!(size_of::<Position>() < 200, "{}", size_of::<Position>());
     assert_eq!(size_of::<TtEntry>(), 16);
-    assert!(size_of::<Ply>() <= 1920, "{}", size_of::<Ply>());
+    assert!(size_of::<Ply>() <= 2160, "{}", size_of::<Ply>());
     assert!(size_of::<MoveList>() <= 1540, "{}", size_of::<MoveList>());
     assert!(size_of::<Game>() <= 1200, "{}", size_of::<Game>());
 }
