@@ -133,3 +133,23 @@ fn random_openings_and_a_ply_limit() {
         assert!(g.contains("Draw"), "{g}");
     }
 }
+
+/// `--hash` sets our engine's table (UCI `Hash`), and the header says which: 16 MiB by
+/// default for the host build, what `--hash` says otherwise.
+#[test]
+fn hash_sets_our_table() {
+    let Some(out) = ladder(&[]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.ends_with("per move, our table 16 MiB"), "{header}");
+    let Some(out) = ladder(&["--hash", "2"]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.ends_with("per move, our table 2 MiB"), "{header}");
+}

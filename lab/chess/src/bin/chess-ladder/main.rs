@@ -38,6 +38,11 @@ struct Args {
     /// with `kernel-like` the speed line also gives the host build's and the factor.
     #[arg(long, value_enum, default_value_t = Build::Host)]
     build: Build,
+    /// Our engine's table in MiB (UCI `Hash`, also given to `--opponent`; default 1 with
+    /// `--build kernel-like`, the size of /dev/chess's table with the default `tt_entries`,
+    /// else 16, Stockfish's).
+    #[arg(long)]
+    hash: Option<u32>,
     /// Nodes per position of the speed measurement before the games (0: none).
     #[arg(long, default_value_t = speed::NODES)]
     speed_nodes: u64,
@@ -75,6 +80,10 @@ struct Args {
     #[arg(long)]
     verbose: bool,
 }
+
+/// The table of a /dev/chess search context with the module's default `tt_entries` (65536
+/// entries of 16 bytes), in MiB: what `--build kernel-like` plays with.
+const KERNEL_TABLE_MIB: u32 = 1;
 
 /// Which build of `kgames-uci` plays when `--engine` is not given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -248,7 +257,12 @@ fn run() -> Result<(), String> {
         Some(cmd) => cmd.clone(),
         None => default_engine(args.build)?,
     };
-    let mut ours = Client::start(&engine, &[])?;
+    let hash = args.hash.unwrap_or(match args.build {
+        Build::KernelLike => KERNEL_TABLE_MIB,
+        Build::Host => 16,
+    });
+    let ours_options = [("Hash".to_string(), hash.to_string())];
+    let mut ours = Client::start(&engine, &ours_options)?;
     let budget = if args.nodes > 0 {
         format!(
             "{} nodes (ours) / {} ms (Stockfish)",
@@ -258,7 +272,7 @@ fn run() -> Result<(), String> {
         format!("{} ms", args.movetime)
     };
     println!(
-        "{} vs {stockfish}: {} games per level, {budget} per move",
+        "{} vs {stockfish}: {} games per level, {budget} per move, our table {hash} MiB",
         ours.name(),
         args.games
     );
@@ -273,7 +287,7 @@ fn run() -> Result<(), String> {
             ("Skill Level".to_string(), level.min(20).to_string()),
         ];
         let mut theirs = match &args.opponent {
-            Some(cmd) => Client::start(cmd, &[])?,
+            Some(cmd) => Client::start(cmd, &ours_options)?,
             None => Client::start(&stockfish, &options)?,
         };
         let mut tally = Tally::default();
