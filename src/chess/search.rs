@@ -59,7 +59,7 @@ const SEE_QUIET_MARGIN: i32 = 30;
 /// searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
 /// The first half-width of the aspiration window (centipawns).
-const ASPIRATION: i32 = 25;
+const ASPIRATION: i32 = 15;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
 /// recursion: each level costs about 200 bytes of stack on x86-64 (negamax 192 bytes,
 /// quiescence 144 bytes, plus 64 bytes on null-move levels), so the worst case stays near
@@ -757,7 +757,7 @@ impl Search<'_, '_, '_> {
     }
 
     /// One iteration at `depth` with aspiration windows: from depth 4 on, a window of
-    /// [`ASPIRATION`] around the previous iteration's score, widened fourfold on the side that
+    /// [`ASPIRATION`] around the previous iteration's score, widened twofold on the side that
     /// failed until the score falls inside (or the window is infinite).
     fn aspiration(&mut self, depth: i32, previous: i32) -> Option<(Move, i32)> {
         let mut delta = ASPIRATION;
@@ -780,7 +780,7 @@ impl Search<'_, '_, '_> {
                 }
                 other => return other,
             }
-            delta = delta.saturating_mul(4);
+            delta = delta.saturating_mul(2);
             if delta > 1000 {
                 alpha = -INFINITY;
                 beta = INFINITY;
