@@ -188,7 +188,7 @@ fi
 for a in "${append[@]}"; do vng_args+=(--append "$a"); done
 set +e
 # A boot that has not reached guest.sh (which makes $out/booted) in $boot_limit s is stopped
-# and booted again, once, in both modes below.
+# and booted again: once in the interactive mode, up to three boots in all in batch mode.
 boot_limit=${KGAMES_BOOT_LIMIT:-300}
 [ -n "$debug" ] && boot_limit=${KGAMES_BOOT_LIMIT:-1200}
 # A boot whose console has been silent for $boot_quiet s before guest.sh ran has stopped
@@ -285,13 +285,14 @@ else
     vm_limit=${KGAMES_VM_LIMIT:-$vm_limit}
     # A boot that never reaches guest.sh (seen once under TCG, 2026-11-26: the guest stopped in
     # "smpboot: x86: Booting SMP configuration" with QEMU spinning) is stopped after
-    # $boot_limit s and booted again, once; the first attempt's console is kept.
-    for attempt in 1 2; do
+    # $boot_limit s and booted again, up to three boots in all; each failed attempt's console
+    # is kept.
+    for attempt in 1 2 3; do
         rm -f "$out/booted"
         timeout "$vm_limit" vng "${vng_args[@]}" -v --user root --exec "bash $out/guest.sh" \
             > >(tee "$out/stdout.log") 2> "$out/console.log" &
         vpid=$!
-        if ! boot_watchdog "$vpid" "attempt $attempt of 2"; then
+        if ! boot_watchdog "$vpid" "attempt $attempt of 3"; then
             kill "$vpid" 2>/dev/null
             wait "$vpid"
             boot_report
@@ -302,10 +303,11 @@ else
         wait "$vpid"; rc=$?
         # A guest kernel that died before guest.sh ran (seen once under TCG, 2026-11-27: an
         # "Oops: int3" in an interrupt 3 s into the boot, a text-patching race of QEMU's, long
-        # before the module is loaded) is booted again, once; the detector reports the crash
-        # and the first attempt's console is kept.
-        if [ ! -e "$out/booted" ] && [ $attempt = 1 ]; then
-            echo "the guest kernel stopped before guest.sh ran (attempt 1 of 2), before the module was loaded: booting again" >&2
+        # before the module is loaded; 2026-11-30 twice in a row, in sched_clock_cpu as
+        # sched_clock was marked stable) is booted again, up to three boots in all; the
+        # detector reports the crash and the failed attempts' consoles are kept.
+        if [ ! -e "$out/booted" ] && [ $attempt -lt 3 ]; then
+            echo "the guest kernel stopped before guest.sh ran (attempt $attempt of 3), before the module was loaded: booting again" >&2
             boot_report
             cp "$out/console.log" "$out/console-boot$attempt.log"
             continue
