@@ -34,6 +34,7 @@ max_depth = const("src/reversi/search.rs", "MAX_DEPTH")
 max_solve = const("src/reversi/search.rs", "MAX_SOLVE_EMPTIES")
 small = const("src/reversi/endgame.rs", "SMALL_EMPTIES")
 max_ply = const("src/chess/search.rs", "MAX_PLY")
+nesting = const("src/chess/search.rs", "MAX_SINGULAR_NESTING")
 
 GAMEFILE = r"^<kernel::miscdevice::MiscdeviceVTable<kgames_main::kmod::game::file::GameFile<kgames_main::session::{}>>>::write_iter$"
 chains = {
@@ -52,11 +53,12 @@ chains = {
         # The small solver still recurses on a pass: at most two frames an empty square.
         (r"::Searcher>::solve_small$", 2 * small),
     ],
-    f"chess ({max_ply} plies, MAX_PLY; a null move each)": [
+    f"chess ({max_ply} plies, MAX_PLY; a null move each; {nesting} singular searches, MAX_SINGULAR_NESTING)": [
         (GAMEFILE.format(r"chess_game::Chess"), 1),
         (r"^kgames_main::chess::search::best_move$", 1),
-        (r"^<kgames_main::chess::search::Search>::negamax$", max_ply),
+        (r"^<kgames_main::chess::search::Search>::negamax$", max_ply + nesting),
         (r"^<kgames_main::chess::search::Search>::null_move_cuts$", max_ply),
+        (r"^<kgames_main::chess::search::Search>::singular$", nesting),
         (r"^<kgames_main::chess::search::Search>::evaluate_at$", 1),
         (r"^<kgames_main::chess::game::Game>::evaluate$", 1),
     ],

@@ -58,12 +58,18 @@ const SEE_QUIET_MARGIN: i32 = 30;
 /// Internal iterative reduction: a node at this depth or more without a table move is
 /// searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
+/// Singular extensions from this depth on (see `Search::singular`).
+const SINGULAR_DEPTH: i32 = 6;
+/// At most this many singular searches run inside one another (each adds two frames to the
+/// recursion's stack: see `scripts/stack-sizes.py`).
+pub const MAX_SINGULAR_NESTING: u8 = 2;
 /// The first half-width of the aspiration window (centipawns).
 const ASPIRATION: i32 = 15;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
-/// recursion: each level costs about 200 bytes of stack on x86-64 (negamax 192 bytes,
-/// quiescence 144 bytes, plus 64 bytes on null-move levels), so the worst case stays near
-/// 7 KiB of the kernel's 16 KiB (measured by the `fits_a_kernel_sized_stack` test).
+/// recursion: in the module's build each level costs a `negamax` frame and a null move's
+/// (about 290 bytes), and each singular search two frames more, so the deepest chain under a
+/// `/dev/chess` write stays near 11.4 KiB of the kernel's 16 KiB (`scripts/stack-sizes.sh`;
+/// the host's `fits_a_kernel_sized_stack` test checks the same bound).
 pub const MAX_PLY: usize = 32;
 
 /// What the score in a table entry means.
@@ -124,6 +130,8 @@ pub struct Ply {
     /// The [`History::index`] of the move that led here, or [`NO_PREVIOUS`] (the root, a
     /// null move).
     previous: u16,
+    /// The move a singular search at this ply leaves out (0: none).
+    excluded: u16,
 }
 
 /// [`Ply::previous`] when no move led to the ply.
@@ -138,6 +146,7 @@ impl Ply {
         killers: [0; 2],
         after_null: false,
         previous: NO_PREVIOUS,
+        excluded: 0,
     };
 }
 
@@ -328,6 +337,7 @@ pub fn best_move_observed(
     root.pos = *game.position();
     root.after_null = false;
     root.previous = NO_PREVIOUS;
+    root.excluded = 0;
     ctx.acc_valid = 0;
     let pos = root.pos;
     pos.legal_moves(&mut root.moves);
@@ -348,6 +358,8 @@ pub fn best_move_observed(
         meter,
         history: game.history(),
         max_ply,
+        root_depth: 0,
+        singular_nesting: 0,
     };
     s.score_moves(0, 0);
     s.sort_root();
@@ -363,6 +375,7 @@ pub fn best_move_observed(
     let last_depth = (max_ply as i32 - 1).min(s.ctx.max_depth as i32);
     if max_ply >= 2 {
         for depth in 1..=last_depth {
+            s.root_depth = depth;
             let found = s.aspiration(depth, s.ctx.info.score);
             match s.meter.stopped() {
                 Some(SearchEnd::Interrupted) => return SearchResult::Interrupted,
@@ -414,6 +427,10 @@ struct Search<'s, 'a, 'm> {
     meter: &'s mut Meter<'m>,
     history: &'s [u64],
     max_ply: usize,
+    /// The depth of the current iteration.
+    root_depth: i32,
+    /// How many singular searches are running inside one another.
+    singular_nesting: u8,
 }
 
 /// Ordering keys: higher first. Quiet moves take their history value itself, so the
@@ -566,6 +583,7 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play(m);
         next.after_null = false;
+        next.excluded = 0;
         next.previous = History::index(cur.pos.turn(), m);
         self.ctx.acc_valid &= !ply_bit(ply + 1);
         Some(m)
@@ -951,12 +969,31 @@ impl Search<'_, '_, '_> {
         next.pos = cur.pos;
         next.pos.play_null();
         next.after_null = true;
+        next.excluded = 0;
         next.previous = NO_PREVIOUS;
         self.ctx.acc_valid &= !ply_bit(ply + 1);
         // A reduction growing with depth and with how far the evaluation beats beta.
         let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         let score = -self.negamax(ply + 1, depth - 1 - r, -beta, -beta + 1);
         self.meter.stopped().is_none() && score >= beta
+    }
+
+    /// The singular search at ply `ply`: every move but `tt_move` in a null window at
+    /// `singular_beta`, at `depth`. Returns the best score (below `singular_beta` when
+    /// `tt_move` is singular).
+    #[inline(never)]
+    fn singular(&mut self, ply: usize, depth: i32, singular_beta: i32, tt_move: u16) -> i32 {
+        let Some(p) = self.ctx.plies.get_mut(ply) else {
+            return singular_beta;
+        };
+        p.excluded = tt_move;
+        self.singular_nesting = self.singular_nesting.saturating_add(1);
+        let score = self.negamax(ply, depth, singular_beta - 1, singular_beta);
+        self.singular_nesting = self.singular_nesting.saturating_sub(1);
+        if let Some(p) = self.ctx.plies.get_mut(ply) {
+            p.excluded = 0;
+        }
+        score
     }
 
     fn negamax(&mut self, ply: usize, mut depth: i32, mut alpha: i32, beta: i32) -> i32 {
@@ -981,17 +1018,21 @@ impl Search<'_, '_, '_> {
         }
         let slot = self.tt_index(key);
         let mut tt_move = 0;
+        let mut tt_hit = None;
         let pv = beta - alpha > 1;
+        // A singular search leaves the table's move out: the entry says nothing of the rest.
+        let excluded = self.ctx.plies.get(ply).map_or(0, |p| p.excluded);
         if let Some(e) = slot.and_then(|i| self.ctx.tt.get(i)) {
-            if e.key == key {
+            if e.key == key && excluded == 0 {
                 tt_move = e.mv;
                 let score = score_from_tt(e.score, ply);
                 if !pv && i32::from(e.depth) >= depth && e.bound.settles(score, alpha, beta) {
                     return score;
                 }
+                tt_hit = Some((score, i32::from(e.depth), e.bound));
             }
         }
-        if depth >= IIR_DEPTH && tt_move == 0 && !in_check {
+        if depth >= IIR_DEPTH && tt_move == 0 && excluded == 0 && !in_check {
             depth -= 1;
         }
         // Reverse futility pruning: near the leaves, a static evaluation that beats beta by
@@ -1013,8 +1054,33 @@ impl Search<'_, '_, '_> {
         if selective && depth <= 6 && eval - FUTILITY_MARGIN * depth >= beta {
             return eval;
         }
-        if selective && depth >= 3 && self.null_move_cuts(ply, depth, beta, eval) {
+        if selective && depth >= 3 && excluded == 0 && self.null_move_cuts(ply, depth, beta, eval) {
             return beta;
+        }
+        // Singular extension: the table's move is searched a ply deeper when every other
+        // move falls short of its score by a margin; multi-cut when even they reach beta.
+        let mut singular = false;
+        if let Some((tt_score, tt_depth, tt_bound)) = tt_hit {
+            if self.ctx.pruning
+                && depth >= SINGULAR_DEPTH
+                && tt_move != 0
+                && tt_depth >= depth - 3
+                && tt_bound != Bound::Upper
+                && tt_score.abs() < MATE_BOUND
+                && (ply as i32) < 2 * self.root_depth
+                && self.singular_nesting < MAX_SINGULAR_NESTING
+            {
+                let singular_beta = tt_score - 2 * depth;
+                let score = self.singular(ply, (depth - 1) / 2, singular_beta, tt_move);
+                if self.meter.stopped().is_some() {
+                    return 0;
+                }
+                if score < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
         }
         let count = self.generate(ply, false);
         if count == 0 {
@@ -1044,9 +1110,20 @@ impl Search<'_, '_, '_> {
             {
                 continue;
             }
+            if excluded != 0
+                && self
+                    .ctx
+                    .plies
+                    .get(ply)
+                    .and_then(|p| p.moves.get(i))
+                    .is_some_and(|m| m.packed() == excluded)
+            {
+                continue;
+            }
             let Some(m) = self.make(ply, i) else {
                 break;
             };
+            let extension = i32::from(singular && m.packed() == tt_move);
             // Late-move reduction: quiet moves late in the ordering, not killers, not giving
             // check, are first searched shallower (see `late_move_reduction`).
             let ordered_late = self.key_at(ply, i).is_some_and(|k| k <= ORDER_QUIET_MAX);
@@ -1070,15 +1147,16 @@ impl Search<'_, '_, '_> {
             } else {
                 0
             };
+            let next_depth = depth - 1 + extension;
             let score = if i == 0 {
-                -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+                -self.negamax(ply + 1, next_depth, -beta, -alpha)
             } else {
-                let mut s = -self.negamax(ply + 1, depth - 1 - reduction, -alpha - 1, -alpha);
+                let mut s = -self.negamax(ply + 1, next_depth - reduction, -alpha - 1, -alpha);
                 if reduction > 0 && s > alpha && self.meter.stopped().is_none() {
-                    s = -self.negamax(ply + 1, depth - 1, -alpha - 1, -alpha);
+                    s = -self.negamax(ply + 1, next_depth, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta && self.meter.stopped().is_none() {
-                    -self.negamax(ply + 1, depth - 1, -beta, -alpha)
+                    -self.negamax(ply + 1, next_depth, -beta, -alpha)
                 } else {
                     s
                 }
@@ -1109,6 +1187,14 @@ impl Search<'_, '_, '_> {
                     }
                 }
             }
+        }
+        if excluded != 0 {
+            // A singular search: no entry, no correction (the table's move was left out).
+            return if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            };
         }
         let bound = if best_score >= beta {
             Bound::Lower
@@ -1308,7 +1394,40 @@ mod tests {
             meter,
             history: &[],
             max_ply: 4,
+            root_depth: 0,
+            singular_nesting: 0,
         }
+    }
+
+    /// A singular search leaves the table's move out: the only move that takes the queen is
+    /// singular (the rest fall far short of its score), a quiet king move is not (the capture
+    /// is still there); neither search leaves an entry for the position in the table, and
+    /// the ply's excluded move is cleared after each.
+    #[test]
+    fn singular_search_leaves_the_table_move_out() {
+        extern crate std;
+        let mut tt = std::vec![TtEntry::EMPTY; 1 << 12];
+        let mut plies = [const { Ply::EMPTY }; 8];
+        let mut history = History::EMPTY;
+        // White: Kg1, pawns a2, e4; black: Ke8, Qd5, pawn c6: only exd5 takes the queen.
+        let pos = Position::from_fen(b"4k3/8/2p5/3q4/4P3/8/P7/6K1 w - - 0 1").unwrap();
+        plies[0].pos = pos;
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
+        let mut s = test_search(&mut ctx, &mut meter);
+        s.max_ply = 8;
+        s.root_depth = 6;
+        let singular_beta = -400;
+        let capture = find(&pos, "e4d5").packed();
+        let without_capture = s.singular(0, 3, singular_beta, capture);
+        assert!(without_capture < singular_beta, "{without_capture}");
+        assert_eq!(s.ctx.plies[0].excluded, 0);
+        let without_king_move = s.singular(0, 3, singular_beta, find(&pos, "g1f1").packed());
+        assert!(without_king_move >= singular_beta, "{without_king_move}");
+        assert_eq!(s.ctx.plies[0].excluded, 0);
+        let slot = s.tt_index(pos.hash()).unwrap();
+        assert_ne!(s.ctx.tt[slot].key, pos.hash());
     }
 
     /// The index of the move `uci` in ply `ply`'s list.
