@@ -53,7 +53,7 @@ chains = {
         # The small solver still recurses on a pass: at most two frames an empty square.
         (r"::Searcher>::solve_small$", 2 * small),
     ],
-    f"chess ({max_ply} plies, MAX_PLY; a null move each; {nesting} singular searches, MAX_SINGULAR_NESTING)": [
+    f"chess ({max_ply} plies, MAX_PLY; a null move each; {nesting} singular search(es) inside, MAX_SINGULAR_NESTING)": [
         (GAMEFILE.format(r"chess_game::Chess"), 1),
         (r"^kgames_main::chess::search::best_move$", 1),
         (r"^<kgames_main::chess::search::Search>::negamax$", max_ply + nesting),
