@@ -58,11 +58,6 @@ const SEE_QUIET_MARGIN: i32 = 30;
 /// Internal iterative reduction: a node at this depth or more without a table move is
 /// searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
-/// ProbCut from this depth on, with this margin over beta (centipawns), searched this many
-/// plies shallower.
-const PROBCUT_DEPTH: i32 = 5;
-const PROBCUT_MARGIN: i32 = 200;
-const PROBCUT_REDUCTION: i32 = 4;
 /// Singular extensions from this depth on (see `Search::singular`).
 const SINGULAR_DEPTH: i32 = 6;
 /// At most this many singular searches run inside one another (each adds two frames to the
@@ -74,7 +69,7 @@ const ASPIRATION: i32 = 15;
 /// The deepest ply the search uses (the per-ply slice may be shorter). It bounds the
 /// recursion: in the module's build each level costs a `negamax` frame and a null move's
 /// (about 290 bytes), and each singular search two frames more, so the deepest chain under a
-/// `/dev/chess` write stays near 12.2 KiB of the kernel's 16 KiB (`scripts/stack-sizes.sh`;
+/// `/dev/chess` write stays near 10.9 KiB of the kernel's 16 KiB (`scripts/stack-sizes.sh`;
 /// the host's `fits_a_kernel_sized_stack` test checks the same bound).
 pub const MAX_PLY: usize = 32;
 
@@ -984,55 +979,6 @@ impl Search<'_, '_, '_> {
         self.meter.stopped().is_none() && score >= beta
     }
 
-    /// ProbCut: a capture (or promotion) that wins at least the margin by static exchange and
-    /// still beats `beta` by [`PROBCUT_MARGIN`] in quiescence and then in a search
-    /// [`PROBCUT_REDUCTION`] plies shallower is taken as a cut; returns its score, stored as
-    /// a lower bound. Inlined: its frame would sit under the recursion at every ply (the
-    /// kernel's stack), where `negamax`'s own frame shares the slots.
-    #[inline(always)]
-    fn probcut(&mut self, ply: usize, depth: i32, beta: i32, eval: i32, key: u64) -> Option<i32> {
-        let probcut_beta = beta + PROBCUT_MARGIN;
-        let count = self.generate_tactical(ply, false);
-        self.score_moves(ply, 0);
-        for i in 0..count {
-            self.pick_good(ply, i);
-            if self.key_at(ply, i) == Some(ORDER_BAD_CAPTURE) {
-                break;
-            }
-            let p = self.ctx.plies.get(ply)?;
-            let m = p.moves.get(i)?;
-            if !see_ge(&p.pos, m, probcut_beta - eval) {
-                continue;
-            }
-            self.make(ply, i)?;
-            let mut score = -self.quiesce(ply + 1, -probcut_beta, -probcut_beta + 1);
-            if score >= probcut_beta && self.meter.stopped().is_none() {
-                score = -self.negamax(
-                    ply + 1,
-                    depth - 1 - PROBCUT_REDUCTION,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                );
-            }
-            if self.meter.stopped().is_some() {
-                return None;
-            }
-            if score >= probcut_beta {
-                if let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get_mut(i)) {
-                    *e = TtEntry {
-                        key,
-                        mv: m.packed(),
-                        score: score_to_tt(score, ply),
-                        depth: (depth - PROBCUT_REDUCTION).clamp(0, 127) as i8,
-                        bound: Bound::Lower,
-                    };
-                }
-                return Some(score);
-            }
-        }
-        None
-    }
-
     /// The singular search at ply `ply`: every move but `tt_move` in a null window at
     /// `singular_beta`, at `depth`. Returns the best score (below `singular_beta` when
     /// `tt_move` is singular).
@@ -1111,21 +1057,6 @@ impl Search<'_, '_, '_> {
         }
         if selective && depth >= 3 && excluded == 0 && self.null_move_cuts(ply, depth, beta, eval) {
             return beta;
-        }
-        // ProbCut, unless the table already says a shallower search stays below its beta.
-        if selective
-            && depth >= PROBCUT_DEPTH
-            && excluded == 0
-            && !tt_hit.is_some_and(|(score, d, _)| {
-                d > depth - PROBCUT_REDUCTION && score < beta + PROBCUT_MARGIN
-            })
-        {
-            if let Some(score) = self.probcut(ply, depth, beta, eval, key) {
-                return score;
-            }
-            if self.meter.stopped().is_some() {
-                return 0;
-            }
         }
         // Singular extension: the table's move is searched a ply deeper when every other
         // move falls short of its score by a margin; multi-cut when even they reach beta.
@@ -1484,30 +1415,6 @@ mod tests {
         s.max_ply = 8;
         s.root_depth = 6;
         f(&mut s);
-    }
-
-    /// ProbCut takes a capture that wins far more than beta as a cut, stored as a lower
-    /// bound with its move; a position without such a capture goes on to the full search.
-    #[test]
-    fn probcut_cuts_on_a_winning_capture() {
-        // White: Kg1, Rd1; black: Ke8, Qd5 (loose), pawn a7: Rxd5 wins the queen.
-        let pos = Position::from_fen(b"4k3/p7/8/3q4/8/8/8/3R2K1 w - - 0 1").unwrap();
-        // The same without the queen: nothing to take but the pawn is out of reach.
-        let quiet = Position::from_fen(b"4k3/p7/8/8/8/8/8/3R2K1 w - - 0 1").unwrap();
-        on_search(pos, |s| {
-            let (beta, eval) = (0, -500);
-            let score = s.probcut(0, 6, beta, eval, pos.hash());
-            assert!(
-                score.is_some_and(|v| v >= beta + PROBCUT_MARGIN),
-                "{score:?}"
-            );
-            let slot = s.tt_index(pos.hash()).unwrap();
-            let e = s.ctx.tt[slot];
-            assert_eq!((e.key, e.bound), (pos.hash(), Bound::Lower));
-            assert_eq!(e.mv, find(&pos, "d1d5").packed());
-            s.ctx.plies[0].pos = quiet;
-            assert_eq!(s.probcut(0, 6, beta, 300, quiet.hash()), None);
-        });
     }
 
     /// A singular search leaves the table's move out: the only move that takes the queen is
