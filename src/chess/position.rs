@@ -306,6 +306,21 @@ impl Position {
         a & self.by_color(attacker)
     }
 
+    /// The pieces of both colours that attack `sq` when `occupied` are the occupied squares:
+    /// `attackers_to` of white and of black in one pass over the sliders.
+    pub fn all_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let queens = self.by_role(Role::Queen);
+        let rooks = self.by_role(Role::Rook) | queens;
+        let bishops = self.by_role(Role::Bishop) | queens;
+        let pawns = self.by_role(Role::Pawn);
+        (attacks::rook_attacks(sq, occupied) & rooks)
+            | (attacks::bishop_attacks(sq, occupied) & bishops)
+            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(Color::Black, sq) & pawns & self.by_color(Color::White))
+            | (attacks::pawn_attacks(Color::White, sq) & pawns & self.by_color(Color::Black))
+    }
+
     /// True when a piece of `attacker` attacks `sq`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, attacker: Color) -> bool {
@@ -345,7 +360,8 @@ impl Position {
     /// True when the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.king_of(self.turn)
+            .is_some_and(|k| self.is_attacked(k, self.turn.other()))
     }
 
     /// True when the side to move has a pawn attacking the en-passant square (a pseudo-legal
@@ -539,5 +555,28 @@ mod tests {
         assert!(!p.is_check());
         assert_eq!(p.hash(), p.compute_hash());
         assert!(!p.is_insufficient_material());
+    }
+
+    /// Both colours' attackers in one pass are each colour's together, on every square of
+    /// positions with pins, x-rays and en passant, with the board's occupancy and without
+    /// a piece.
+    #[test]
+    fn all_attackers_are_both_colours_attackers() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        for fen in fens {
+            let p = Position::from_fen(fen.as_bytes()).unwrap();
+            for occupied in [p.occupied(), p.occupied().without(Square::new(28).unwrap())] {
+                for i in 0..64 {
+                    let sq = Square::new(i).unwrap();
+                    let both = p.attackers_to(sq, Color::White, occupied)
+                        | p.attackers_to(sq, Color::Black, occupied);
+                    assert_eq!(p.all_attackers_to(sq, occupied), both, "{fen} {i}");
+                }
+            }
+        }
     }
 }

@@ -124,6 +124,8 @@ impl Default for TtEntry {
 #[derive(Clone, Debug)]
 pub struct Ply {
     pos: Position,
+    /// Whether `pos`'s side to move is in check: written with `pos`, read many times.
+    in_check: bool,
     moves: MoveList,
     order: [i16; MAX_MOVES],
     killers: [u16; 2],
@@ -142,6 +144,7 @@ impl Ply {
     /// An unused ply.
     pub const EMPTY: Ply = Ply {
         pos: Position::empty(),
+        in_check: false,
         moves: MoveList::EMPTY,
         order: [0; MAX_MOVES],
         killers: [0; 2],
@@ -336,6 +339,7 @@ pub fn best_move_observed(
         return first_legal(game);
     };
     root.pos = *game.position();
+    root.in_check = root.pos.is_check();
     root.after_null = false;
     root.previous = NO_PREVIOUS;
     root.excluded = 0;
@@ -583,6 +587,7 @@ impl Search<'_, '_, '_> {
         let m = cur.moves.get(index)?;
         next.pos = cur.pos;
         next.pos.play(m);
+        next.in_check = next.pos.is_check();
         next.after_null = false;
         next.excluded = 0;
         next.previous = History::index(cur.pos.turn(), m);
@@ -660,12 +665,14 @@ impl Search<'_, '_, '_> {
         let Some(p) = self.ctx.plies.get_mut(ply) else {
             return;
         };
-        let len = p.moves.len();
+        let Some(keys) = p.order.get(start..p.moves.len()) else {
+            return;
+        };
+        // The first of the highest keys.
         let mut best = start;
-        let mut best_key = 0i16;
-        for i in start..len {
-            let key = p.order.get(i).copied().unwrap_or(0);
-            if i == start || key > best_key {
+        let mut best_key = i16::MIN;
+        for (i, &key) in (start..).zip(keys) {
+            if key > best_key {
                 best = i;
                 best_key = key;
             }
@@ -861,7 +868,7 @@ impl Search<'_, '_, '_> {
     /// Whether the side to move at `ply` is in check, and the position's hash.
     #[inline(never)]
     fn node_facts(&self, ply: usize) -> Option<(bool, u64)> {
-        self.pos(ply).map(|p| (p.is_check(), p.hash()))
+        self.ctx.plies.get(ply).map(|p| (p.in_check, p.pos.hash()))
     }
 
     /// The static evaluation at `ply`.
@@ -969,6 +976,8 @@ impl Search<'_, '_, '_> {
         };
         next.pos = cur.pos;
         next.pos.play_null();
+        // The side to move now was the side not to move: never in check in a legal position.
+        next.in_check = false;
         next.after_null = true;
         next.excluded = 0;
         next.previous = NO_PREVIOUS;
@@ -1132,7 +1141,7 @@ impl Search<'_, '_, '_> {
                 && (futile || i >= late_moves)
                 && !m.is_tactical()
                 && ordered_late
-                && !self.pos(ply + 1).is_some_and(|p| p.is_check())
+                && !self.ctx.plies.get(ply + 1).is_some_and(|p| p.in_check)
             {
                 continue;
             }
@@ -1142,7 +1151,7 @@ impl Search<'_, '_, '_> {
                 && !in_check
                 && !m.is_tactical()
                 && ordered_late
-                && !self.pos(ply + 1).is_some_and(|p| p.is_check())
+                && !self.ctx.plies.get(ply + 1).is_some_and(|p| p.in_check)
             {
                 (late_move_reduction(depth, i) - i32::from(pv)).clamp(0, depth - 2)
             } else {
@@ -1408,6 +1417,7 @@ mod tests {
         let mut plies = [const { Ply::EMPTY }; 8];
         let mut history = History::EMPTY;
         plies[0].pos = pos;
+        plies[0].in_check = pos.is_check();
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
@@ -1538,6 +1548,7 @@ mod tests {
         let mut plies = [const { Ply::EMPTY }; 4];
         let mut history = History::EMPTY;
         plies[0].pos = pos;
+        plies[0].in_check = pos.is_check();
         let slot = (pos.hash() % 64) as usize;
         tt[slot] = TtEntry {
             key: pos.hash(),

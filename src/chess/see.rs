@@ -10,7 +10,7 @@ use super::bitboard::Bitboard;
 use super::eval::VALUES;
 use super::moves::{Move, MoveKind};
 use super::position::Position;
-use super::square::{Color, Role, Square};
+use super::square::{Role, Square};
 
 /// The exchange value of `role`.
 #[inline]
@@ -42,8 +42,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let queens = pos.by_role(Role::Queen);
     let diagonal = pos.by_role(Role::Bishop) | queens;
     let straight = pos.by_role(Role::Rook) | queens;
-    let mut attackers =
-        pos.attackers_to(to, Color::White, occupied) | pos.attackers_to(to, Color::Black, occupied);
+    let mut attackers = pos.all_attackers_to(to, occupied);
     let mut side = pos.turn();
     // The answer if the exchange stopped here: whether the mover keeps the threshold.
     let mut res = true;
