@@ -149,3 +149,28 @@ fn hash_sets_our_table() {
     let header = text.lines().next().unwrap_or_default();
     assert!(header.ends_with("per move, our table 2 MiB"), "{header}");
 }
+
+/// With `--opponent` and `--nodes`, both engines search that many nodes a move, and the
+/// header says so (not Stockfish's movetime).
+#[test]
+fn nodes_for_both_against_an_opponent() {
+    let uci = std::env::var_os("KGAMES_UCI").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kgames-uci"),
+        std::path::PathBuf::from,
+    );
+    if !uci.is_file() {
+        eprintln!("SKIP: no kgames-uci (set KGAMES_UCI, or build the product)");
+        return;
+    }
+    let opponent = format!("{} --host", uci.display());
+    let Some(out) = ladder(&["--opponent", &opponent, "--nodes", "500"]) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let header = text.lines().next().unwrap_or_default();
+    assert!(
+        header.ends_with(": 2 games per level, 500 nodes (both) per move, our table 16 MiB"),
+        "{header}"
+    );
+}

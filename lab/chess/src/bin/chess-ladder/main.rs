@@ -263,7 +263,9 @@ fn run() -> Result<(), String> {
     });
     let ours_options = [("Hash".to_string(), hash.to_string())];
     let mut ours = Client::start(&engine, &ours_options)?;
-    let budget = if args.nodes > 0 {
+    let budget = if args.nodes > 0 && args.opponent.is_some() {
+        format!("{} nodes (both)", args.nodes)
+    } else if args.nodes > 0 {
         format!(
             "{} nodes (ours) / {} ms (Stockfish)",
             args.nodes, args.movetime
