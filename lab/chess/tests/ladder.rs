@@ -7,6 +7,26 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// The product's `kgames-uci`: `KGAMES_UCI`, else `target/release/kgames-uci`; `None` (with a
+/// message) when that is not built.
+fn kgames_uci() -> Option<std::path::PathBuf> {
+    match std::env::var_os("KGAMES_UCI") {
+        Some(p) => {
+            let p = std::path::PathBuf::from(p);
+            assert!(p.is_file(), "KGAMES_UCI={} is not a file", p.display());
+            Some(p)
+        }
+        None => {
+            let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kgames-uci");
+            if !p.is_file() {
+                eprintln!("SKIP: no kgames-uci (set KGAMES_UCI, or build the product)");
+                return None;
+            }
+            Some(p)
+        }
+    }
+}
+
 /// chess-ladder's output for 2 games against Stockfish at Skill Level 0, 20 ms a move, with
 /// `extra` arguments; `None` (with a message) when Stockfish is not installed.
 fn ladder(extra: &[&str]) -> Option<Output> {
@@ -17,21 +37,7 @@ fn ladder(extra: &[&str]) -> Option<Output> {
         eprintln!("SKIP: stockfish is not installed");
         return None;
     };
-    let uci = match std::env::var_os("KGAMES_UCI") {
-        Some(p) => {
-            let p = std::path::PathBuf::from(p);
-            assert!(p.is_file(), "KGAMES_UCI={} is not a file", p.display());
-            p
-        }
-        None => {
-            let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kgames-uci");
-            if !p.is_file() {
-                eprintln!("SKIP: no kgames-uci (set KGAMES_UCI, or build the product)");
-                return None;
-            }
-            p
-        }
-    };
+    let uci = kgames_uci()?;
     let engine = format!("{} --host", uci.display());
     let out = Command::new(env!("CARGO_BIN_EXE_chess-ladder"))
         .args(["--engine", &engine, "--stockfish", stockfish])
@@ -154,14 +160,9 @@ fn hash_sets_our_table() {
 /// header says so (not Stockfish's movetime).
 #[test]
 fn nodes_for_both_against_an_opponent() {
-    let uci = std::env::var_os("KGAMES_UCI").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/kgames-uci"),
-        std::path::PathBuf::from,
-    );
-    if !uci.is_file() {
-        eprintln!("SKIP: no kgames-uci (set KGAMES_UCI, or build the product)");
+    let Some(uci) = kgames_uci() else {
         return;
-    }
+    };
     let opponent = format!("{} --host", uci.display());
     let Some(out) = ladder(&["--opponent", &opponent, "--nodes", "500"]) else {
         return;
