@@ -152,6 +152,16 @@ impl Ply {
         previous: NO_PREVIOUS,
         excluded: 0,
     };
+
+    /// Makes this ply a search's root at `pos`: no move or null move led here, nothing
+    /// left out, and `in_check` written with `pos`.
+    fn set_root(&mut self, pos: Position) {
+        self.pos = pos;
+        self.in_check = pos.is_check();
+        self.after_null = false;
+        self.previous = NO_PREVIOUS;
+        self.excluded = 0;
+    }
 }
 
 impl Default for Ply {
@@ -338,11 +348,7 @@ pub fn best_move_observed(
     let Some(root) = ctx.plies.first_mut() else {
         return first_legal(game);
     };
-    root.pos = *game.position();
-    root.in_check = root.pos.is_check();
-    root.after_null = false;
-    root.previous = NO_PREVIOUS;
-    root.excluded = 0;
+    root.set_root(*game.position());
     ctx.acc_valid = 0;
     let pos = root.pos;
     pos.legal_moves(&mut root.moves);
@@ -1416,8 +1422,7 @@ mod tests {
         let mut tt = std::vec![TtEntry::EMPTY; 1 << 12];
         let mut plies = [const { Ply::EMPTY }; 8];
         let mut history = History::EMPTY;
-        plies[0].pos = pos;
-        plies[0].in_check = pos.is_check();
+        plies[0].set_root(pos);
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(1_000_000), &mut clock, &mut never);
@@ -1547,8 +1552,7 @@ mod tests {
         let mut tt = [TtEntry::EMPTY; 64];
         let mut plies = [const { Ply::EMPTY }; 4];
         let mut history = History::EMPTY;
-        plies[0].pos = pos;
-        plies[0].in_check = pos.is_check();
+        plies[0].set_root(pos);
         let slot = (pos.hash() % 64) as usize;
         tt[slot] = TtEntry {
             key: pos.hash(),
