@@ -1,8 +1,8 @@
 //! The network's two inner loops in AVX2, written in `asm!` so that they are the same
 //! instructions in the kernel's build (no SSE or AVX for the compiler, soft-float) and on the
 //! host: the accumulator update (`dst = src - gone + came`, 16 i16 lanes a step) and the
-//! clipped-ReLU output dot product (`vpmaxsw`/`vpminsw` to `0..=QA`, `vpmaddwd` into eight
-//! i32 lanes).
+//! output dot product (`vpmaxsw`/`vpminsw` to `0..=QA`, then `vpmaddwd` into eight i32
+//! lanes, or squared: `vpmullw`, then `vpmulld` by the widened weights).
 //!
 //! The callers ([`super::nnue`]) guarantee what the `unsafe` needs: the CPU has AVX2 (the
 //! network was switched to it by an [`Avx2`](super::nnue::Avx2), whose maker checked), the
@@ -32,7 +32,7 @@ pub(super) unsafe fn update(_: &mut [i16], _: &[i16], _: &[&[u8]], _: &[u8]) -> 
 
 /// See the x86-64 version.
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) unsafe fn dot_crelu(_: &[i16], _: &[u8], _: i16) -> Option<i64> {
+pub(super) unsafe fn dot<const SQUARED: bool>(_: &[i16], _: &[u8], _: i16) -> Option<i64> {
     None
 }
 
@@ -94,26 +94,14 @@ pub(super) unsafe fn update(dst: &mut [i16], src: &[i16], gone: &[&[u8]], came: 
     true
 }
 
-/// `sum(clamp(side[i], 0, qa) * w[i])` over `side.len()` lanes, `w` little-endian i16
-/// bytes; `None` unless `side.len()` is a non-zero multiple of 16 and `w` is long enough.
-/// Exact when the sum fits an i32, which the network's bounds guarantee (at most
-/// `MAX_HIDDEN` terms of at most `QA * 2^15` each).
-///
-/// # Safety
-///
-/// The CPU has AVX2 and the vector registers may be used here (see the module's text).
+/// The output dot product's loop in `asm!`: `vmovdqu` 16 i16 sums into ymm0 and clip them to
+/// `0..=qa` (`vpmaxsw`, `vpminsw`), then `$step` (which adds ymm0's terms into the eight
+/// i32 lanes of ymm3, using ymm0-ymm2 and ymm6), and at the end the lanes widened to i64
+/// (`vpmovsxdq`) and folded into `$sum`. Expands to an `unsafe` block's contents: the
+/// caller's checks and SAFETY text cover it.
 #[cfg(target_arch = "x86_64")]
-#[inline]
-pub(super) unsafe fn dot_crelu(side: &[i16], w: &[u8], qa: i16) -> Option<i64> {
-    let bytes = 2 * side.len();
-    if bytes == 0 || bytes & (STEP - 1) != 0 || w.len() < bytes {
-        return None;
-    }
-    let sum: i32;
-    // SAFETY: the caller's AVX2 and FPU section; `side` and `w` are valid for `bytes` bytes
-    // (checked above), `bytes` is a non-zero multiple of 32 and the loop reads bytes
-    // `0..bytes` of each; ymm0, ymm1, ymm3-ymm5 are declared clobbered.
-    unsafe {
+macro_rules! clipped_dot {
+    ($side:expr, $w:expr, $qa:expr, $bytes:expr, $sum:ident, [$($step:literal),+ $(,)?]) => {
         asm!(
             "vpxor xmm3, xmm3, xmm3",
             "vpxor xmm4, xmm4, xmm4",
@@ -124,32 +112,107 @@ pub(super) unsafe fn dot_crelu(side: &[i16], w: &[u8], qa: i16) -> Option<i64> {
             "vmovdqu ymm0, ymmword ptr [{a} + {i}]",
             "vpmaxsw ymm0, ymm0, ymm4",
             "vpminsw ymm0, ymm0, ymm5",
-            "vpmaddwd ymm0, ymm0, ymmword ptr [{w} + {i}]",
-            "vpaddd ymm3, ymm3, ymm0",
+            $($step,)+
             "add {i}, 32",
             "cmp {i}, {n}",
             "jb 2b",
             "vextracti128 xmm1, ymm3, 1",
-            "vpaddd xmm3, xmm3, xmm1",
-            "vpshufd xmm1, xmm3, 0x4e",
-            "vpaddd xmm3, xmm3, xmm1",
-            "vpshufd xmm1, xmm3, 0xb1",
-            "vpaddd xmm3, xmm3, xmm1",
-            "vmovd {sum:e}, xmm3",
+            "vpmovsxdq ymm0, xmm3",
+            "vpmovsxdq ymm1, xmm1",
+            "vpaddq ymm0, ymm0, ymm1",
+            "vextracti128 xmm1, ymm0, 1",
+            "vpaddq xmm0, xmm0, xmm1",
+            "vpshufd xmm1, xmm0, 0x4e",
+            "vpaddq xmm0, xmm0, xmm1",
+            "vmovq {sum}, xmm0",
             "vzeroupper",
-            qa = in(reg) u32::from(qa as u16),
+            qa = in(reg) u32::from($qa as u16),
             i = out(reg) _,
-            a = in(reg) side.as_ptr(),
-            w = in(reg) w.as_ptr(),
-            n = in(reg) bytes,
-            sum = lateout(reg) sum,
+            a = in(reg) $side.as_ptr(),
+            w = in(reg) $w.as_ptr(),
+            n = in(reg) $bytes,
+            sum = lateout(reg) $sum,
             out("ymm0") _,
             out("ymm1") _,
+            out("ymm2") _,
             out("ymm3") _,
             out("ymm4") _,
             out("ymm5") _,
+            out("ymm6") _,
             options(nostack, readonly),
-        );
+        )
+    };
+}
+
+/// `sum(clamp(side[i], 0, qa) * w[i])` over `side.len()` lanes, or with `SQUARED`
+/// `sum(clamp(side[i], 0, qa)^2 * w[i])`, `w` little-endian i16 bytes; `None` unless
+/// `side.len()` is a non-zero multiple of 16, at most `MAX_HIDDEN`, and `w` is long enough.
+///
+/// - Clipped: `vpmaddwd` multiplies by the weights and adds pairs into eight i32 lanes.
+///   Exact for `qa <= 255` and any weights: at most `MAX_HIDDEN` terms of at most
+///   `255 * 2^15` each, 2,139,095,040 < 2^31 together.
+/// - Squared: `vpmullw` squares the 16 clipped values in i16 lanes (a square is at most
+///   `255^2` = 65025, exact as an unsigned 16-bit value), `vpmovzxwd`/`vpmovsxwd` widen the
+///   squares and their weights to i32, `vpmulld` multiplies. Exact for `qa <= 255` and
+///   every weight within `+-SQUARED_LANE_WEIGHT` ([`super::nnue::SQUARED_LANE_WEIGHT`],
+///   which the caller checks): a lane gets at most `MAX_HIDDEN / 8` = 32 terms of at most
+///   `65025 * 1024`, 2,130,739,200 < 2^31.
+///
+/// The lanes are summed in i64.
+///
+/// # Safety
+///
+/// The CPU has AVX2 and the vector registers may be used here (see the module's text).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(super) unsafe fn dot<const SQUARED: bool>(side: &[i16], w: &[u8], qa: i16) -> Option<i64> {
+    let bytes = 2 * side.len();
+    if bytes == 0
+        || bytes & (STEP - 1) != 0
+        || side.len() > super::nnue::MAX_HIDDEN
+        || w.len() < bytes
+    {
+        return None;
     }
-    Some(i64::from(sum))
+    let sum: i64;
+    // SAFETY: the caller's AVX2 and FPU section; `side` and `w` are valid for `bytes` bytes
+    // (checked above), `bytes` is a non-zero multiple of 32 and the loop reads bytes
+    // `0..bytes` of each (squared: the weights as two 16-byte halves); ymm0-ymm6 are
+    // declared clobbered.
+    unsafe {
+        if SQUARED {
+            clipped_dot!(
+                side,
+                w,
+                qa,
+                bytes,
+                sum,
+                [
+                    "vpmullw ymm0, ymm0, ymm0",
+                    "vpmovzxwd ymm1, xmm0",
+                    "vextracti128 xmm0, ymm0, 1",
+                    "vpmovzxwd ymm0, xmm0",
+                    "vpmovsxwd ymm2, xmmword ptr [{w} + {i}]",
+                    "vpmovsxwd ymm6, xmmword ptr [{w} + {i} + 16]",
+                    "vpmulld ymm1, ymm1, ymm2",
+                    "vpmulld ymm0, ymm0, ymm6",
+                    "vpaddd ymm3, ymm3, ymm1",
+                    "vpaddd ymm3, ymm3, ymm0",
+                ]
+            );
+        } else {
+            clipped_dot!(
+                side,
+                w,
+                qa,
+                bytes,
+                sum,
+                [
+                    "vpmaddwd ymm0, ymm0, ymmword ptr [{w} + {i}]",
+                    "vpaddd ymm3, ymm3, ymm0",
+                ]
+            );
+        }
+    }
+    Some(sum)
 }

@@ -10,8 +10,8 @@
 //!   pieces it moves, so the search updates it incrementally instead of summing 32 columns.
 //! - **Output**: clipped ReLU (`clamp(x, 0, QA)`) or squared clipped ReLU of both
 //!   accumulators, the side to move's first, dotted with `2H` output weights, plus the bias;
-//!   summed exactly (i32 lanes on the host, an i64 fold in the kernel) and scaled to
-//!   centipawns ([`Network::evaluate`]).
+//!   summed exactly (AVX2 where the CPU has it, in the kernel too; else i32 lanes on the
+//!   host and an i64 fold in the kernel) and scaled to centipawns ([`Network::evaluate`]).
 //!
 //! Quantisation (the trainer rounds its float weights to these scales): feature weights and
 //! biases times [`QA`], output weights times [`QB`], the output bias times `QA * QB`; the
@@ -93,6 +93,13 @@ impl core::fmt::Display for NetError {
 pub const fn net_len(h: usize) -> usize {
     HEADER + INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4
 }
+
+/// The largest output weight magnitude with which a squared clipped-ReLU network sums its
+/// output in i32 lanes (AVX2's eight, the host's [`DOT_LANES`]): a lane gets at most
+/// `MAX_HIDDEN / 8` = 32 terms of at most `QA^2 * SQUARED_LANE_WEIGHT` = 66,585,600, below
+/// 2^31 together. A network with a larger output weight (none the trainer has written: they
+/// stay within a few hundred) sums in i64, one term at a time.
+pub const SQUARED_LANE_WEIGHT: i32 = 1024;
 
 /// The largest quantised feature weight or bias magnitude accepted (the trainer clips its
 /// float feature weights to `MAX_FT / QA`, about 0.98): with at most 32 pieces an
@@ -194,18 +201,31 @@ fn fused_quads<const G: usize>(dst: &mut [i16], src: &[i16], gone: [&[u8]; G], c
     }
 }
 
-/// Values summed at a time by [`dot_crelu_lanes`].
+/// Values summed at a time by [`dot_lanes`].
 const DOT_LANES: usize = 16;
 
-/// The clipped-ReLU output dot product of one perspective: `clamp(a, 0, QA) * w` summed over
-/// the `min(side, w / 2)` pairs, in [`DOT_LANES`] i32 lanes that the compiler vectorises where
-/// SSE2 is there (x86-64 hosts). No lane can overflow: a term is at most `QA * 2^15` in
-/// magnitude and a lane gets at most [`MAX_HIDDEN`] / 16 = 16 of them; even all 256 terms
-/// together, `256 * 255 * 32768` = 2,139,095,040, stay below 2^31. The lanes are summed in
-/// i64, so the result is the exact one of [`dot_crelu`], which the kernel's build (no SIMD
-/// registers) keeps.
+/// One output term: `clamp(a, 0, QA) * w`, or `clamp(a, 0, QA)^2 * w` when `SQUARED` (at
+/// most `QA^2 * 2^15` < 2^31 in magnitude).
 #[inline(always)]
-fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
+fn term<const SQUARED: bool>(a: i16, w: i16) -> i32 {
+    let x = i32::from(a.clamp(0, QA as i16));
+    if SQUARED {
+        x * x * i32::from(w)
+    } else {
+        x * i32::from(w)
+    }
+}
+
+/// The output dot product of one perspective, [`term`] summed over the `min(side, w / 2)`
+/// pairs, in [`DOT_LANES`] i32 lanes that the compiler vectorises where SSE2 is there
+/// (x86-64 hosts); the lanes are summed in i64, so the result is the exact one of [`dot`],
+/// which the kernel's build (no SIMD registers) keeps. No lane can overflow: clipped, a term
+/// is at most `QA * 2^15` in magnitude and a lane gets at most [`MAX_HIDDEN`] / 16 = 16 of
+/// them (even all 256 terms together, `256 * 255 * 32768` = 2,139,095,040, stay below
+/// 2^31); squared, only for output weights within [`SQUARED_LANE_WEIGHT`], 16 terms of at
+/// most `QA^2 * 1024`.
+#[inline(always)]
+fn dot_lanes<const SQUARED: bool>(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
     let mut lanes = [0i32; DOT_LANES];
     let mut blocks = 0;
     for (a, w) in side
@@ -219,28 +239,34 @@ fn dot_crelu_lanes(side: &[i16; MAX_HIDDEN], w: &[u8]) -> i64 {
             break;
         };
         for (i, (lane, &a)) in lanes.iter_mut().zip(a).enumerate() {
-            let x = a.clamp(0, QA as i16);
-            let w = i16::from_le_bytes([w[2 * i], w[2 * i + 1]]);
-            *lane += i32::from(x) * i32::from(w);
+            *lane += term::<SQUARED>(a, i16::from_le_bytes([w[2 * i], w[2 * i + 1]]));
         }
         blocks += 1;
     }
     let done = blocks * DOT_LANES;
-    let tail = dot_crelu(
+    let tail = dot::<SQUARED>(
         side.get(done..).unwrap_or(&[]),
         w.get(2 * done..).unwrap_or(&[]),
     );
     lanes.iter().map(|&l| i64::from(l)).sum::<i64>() + tail
 }
 
-/// The clipped-ReLU output dot product, one pair at a time in i64: the kernel's build, and
-/// the values after the last whole block of [`dot_crelu_lanes`].
+/// The output dot product, one [`term`] at a time in i64: the kernel's build without AVX2,
+/// squared networks with an output weight beyond [`SQUARED_LANE_WEIGHT`], and the values
+/// after the last whole block of [`dot_lanes`].
 #[inline(always)]
-fn dot_crelu(side: &[i16], w: &[u8]) -> i64 {
-    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
-        s + i64::from(i32::from(a).clamp(0, QA) * i32::from(w))
-    })
+fn dot<const SQUARED: bool>(side: &[i16], w: &[u8]) -> i64 {
+    side.iter()
+        .zip(Values(w))
+        .fold(0i64, |s, (&a, w)| s + i64::from(term::<SQUARED>(a, w)))
 }
+
+/// An output dot product of one perspective in plain code ([`dot`]).
+type PlainDot = fn(&[i16], &[u8]) -> i64;
+
+/// The same in AVX2 (src/chess/avx2.rs), `None` where it declines; `unsafe`: AVX2 and the
+/// vector registers must be usable.
+type VectorDot = unsafe fn(&[i16], &[u8], i16) -> Option<i64>;
 
 /// A stretch of code in which the network may use the vector registers, opened and closed
 /// around each AVX2 update or output sum ([`Network::with_avx2`]): in the kernel,
@@ -288,7 +314,10 @@ pub struct Network<'n> {
     bytes: &'n [u8],
     hidden: usize,
     activation: Activation,
-    /// Set (only from an [`Avx2`]): the update and the clipped-ReLU output sum run in AVX2
+    /// Every output weight is within [`SQUARED_LANE_WEIGHT`]: a squared output may be summed
+    /// in i32 lanes.
+    small_outputs: bool,
+    /// Set (only from an [`Avx2`]): the update and the output sum run in AVX2
     /// (src/chess/avx2.rs), each inside this section.
     avx2: Option<FpuSection>,
 }
@@ -325,16 +354,20 @@ impl<'n> Network<'n> {
         if Values(ft).any(|w| i32::from(w).abs() > MAX_FT) {
             return Err(NetError::Range);
         }
+        let out = bytes
+            .get(HEADER + (INPUTS + 1) * hidden * 2..HEADER + (INPUTS + 3) * hidden * 2)
+            .ok_or(NetError::Length)?;
+        let small_outputs = Values(out).all(|w| i32::from(w).abs() <= SQUARED_LANE_WEIGHT);
         Ok(Network {
             bytes,
             hidden,
             activation,
+            small_outputs,
             avx2: None,
         })
     }
 
-    /// The same network computing its accumulator updates and clipped-ReLU output sums in
-    /// AVX2 (`asm!`, src/chess/avx2.rs), each inside `avx2`'s section: the same values as
+    /// The same network computing its accumulator updates and output sums in AVX2 (`asm!`, src/chess/avx2.rs), each inside `avx2`'s section: the same values as
     /// the plain loops, bit for bit. Unchanged on other architectures or when the hidden
     /// size is not a multiple of 16.
     pub fn with_avx2(self, avx2: Avx2) -> Network<'n> {
@@ -593,11 +626,13 @@ impl<'n> Network<'n> {
         }
     }
 
-    /// Both perspectives' clipped-ReLU output sums in AVX2, inside the section (the plain
-    /// sums where the vector one declines, which `with_avx2`'s hidden size rules out).
+    /// Both perspectives' output sums in AVX2 (clipped ReLU, or squared when `squared`,
+    /// which the caller sets only for small output weights), inside the section; the plain
+    /// sums where the vector one declines, which `with_avx2`'s hidden size rules out.
     #[inline(always)]
     fn dots_avx2(
         &self,
+        squared: bool,
         us: &[i16; MAX_HIDDEN],
         out_us: &[u8],
         them: &[i16; MAX_HIDDEN],
@@ -605,23 +640,29 @@ impl<'n> Network<'n> {
     ) -> (i64, i64) {
         let h = self.hidden;
         let (us, them) = (us.get(..h).unwrap_or(&[]), them.get(..h).unwrap_or(&[]));
+        let (vector, plain): (VectorDot, PlainDot) = if squared {
+            (super::avx2::dot::<true>, dot::<true>)
+        } else {
+            (super::avx2::dot::<false>, dot::<false>)
+        };
         let Some(section) = self.avx2 else {
-            return (dot_crelu(us, out_us), dot_crelu(them, out_them));
+            return (plain(us, out_us), plain(them, out_them));
         };
         (section.begin)();
         // SAFETY: `self.avx2` is set only from an `Avx2`, whose maker vouched for AVX2 and
         // for the vector registers between `section.begin` and `section.end`, which enclose
-        // these calls.
+        // these calls; a squared sum is asked for only when every output weight is within
+        // `SQUARED_LANE_WEIGHT`, the bound the squared sum is exact under.
         let sums = unsafe {
             (
-                super::avx2::dot_crelu(us, out_us, QA as i16),
-                super::avx2::dot_crelu(them, out_them, QA as i16),
+                vector(us, out_us, QA as i16),
+                vector(them, out_them, QA as i16),
             )
         };
         (section.end)();
         (
-            sums.0.unwrap_or_else(|| dot_crelu(us, out_us)),
-            sums.1.unwrap_or_else(|| dot_crelu(them, out_them)),
+            sums.0.unwrap_or_else(|| plain(us, out_us)),
+            sums.1.unwrap_or_else(|| plain(them, out_them)),
         )
     }
 
@@ -637,23 +678,29 @@ impl<'n> Network<'n> {
         let out_them = self.values((INPUTS + 2) * h, h);
         let sum = match self.activation {
             Activation::ClippedRelu if self.avx2.is_some() => {
-                let (us_sum, them_sum) = self.dots_avx2(us, out_us, them, out_them);
+                let (us_sum, them_sum) = self.dots_avx2(false, us, out_us, them, out_them);
                 us_sum + them_sum + self.output_bias()
             }
             Activation::ClippedRelu if cfg!(target_feature = "sse2") => {
-                dot_crelu_lanes(us, out_us) + dot_crelu_lanes(them, out_them) + self.output_bias()
+                dot_lanes::<false>(us, out_us)
+                    + dot_lanes::<false>(them, out_them)
+                    + self.output_bias()
             }
             Activation::ClippedRelu => {
-                dot_crelu(us, out_us) + dot_crelu(them, out_them) + self.output_bias()
+                dot::<false>(us, out_us) + dot::<false>(them, out_them) + self.output_bias()
             }
             Activation::SquaredClippedRelu => {
-                let dot = |side: &[i16; MAX_HIDDEN], w: &[u8]| -> i64 {
-                    side.iter().zip(Values(w)).fold(0i64, |s, (&a, w)| {
-                        let x = i32::from(a).clamp(0, QA);
-                        s + i64::from(x * x * i32::from(w))
-                    })
+                let (us_sum, them_sum) = if self.small_outputs && self.avx2.is_some() {
+                    self.dots_avx2(true, us, out_us, them, out_them)
+                } else if self.small_outputs && cfg!(target_feature = "sse2") {
+                    (
+                        dot_lanes::<true>(us, out_us),
+                        dot_lanes::<true>(them, out_them),
+                    )
+                } else {
+                    (dot::<true>(us, out_us), dot::<true>(them, out_them))
                 };
-                (dot(us, out_us) + dot(them, out_them)) / i64::from(QA) + self.output_bias()
+                (us_sum + them_sum) / i64::from(QA) + self.output_bias()
             }
         };
         let cp = sum * i64::from(SCALE) / i64::from(QA * QB);

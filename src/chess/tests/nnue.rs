@@ -7,7 +7,7 @@ use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{
     net_len, Accumulator, Avx2, FpuSection, NetError, Network, HEADER, INPUTS, MAGIC, MAX_FT,
-    MAX_HIDDEN, QA, QB, SCALE,
+    MAX_HIDDEN, QA, QB, SCALE, SQUARED_LANE_WEIGHT,
 };
 use kgames_chess::position::Position;
 
@@ -137,6 +137,19 @@ fn extreme_weights_stay_in_range() {
 /// and -32768 on the other), the two still give their exact small difference.
 #[test]
 fn clipped_relu_output_sums_are_exact() {
+    output_sums_are_exact(0);
+}
+
+/// The squared clipped-ReLU output sum is exact the same way: with output weights within
+/// `SQUARED_LANE_WEIGHT` (summed in i32 lanes), at its edges (each lane at its largest sum,
+/// the two sides cancelling or adding up past i32), and anywhere in i16 (one term at a time).
+#[test]
+fn squared_relu_output_sums_are_exact() {
+    output_sums_are_exact(1);
+}
+
+/// What the two tests above check, for activation `act` (0 clipped, 1 squared).
+fn output_sums_are_exact(act: u8) {
     let mut rng = Rng::new(11);
     let mut positions = vec![Position::startpos()];
     let mut game = Game::new();
@@ -157,7 +170,7 @@ fn clipped_relu_output_sums_are_exact() {
             let edge = round == 0;
             let mut b = MAGIC.to_vec();
             b.extend_from_slice(&(h as u16).to_le_bytes());
-            b.extend_from_slice(&[0, 0]);
+            b.extend_from_slice(&[act, 0]);
             for _ in 0..(INPUTS + 1) * h {
                 let w = if edge {
                     MAX_FT
@@ -167,12 +180,22 @@ fn clipped_relu_output_sums_are_exact() {
                 b.extend_from_slice(&(w as i16).to_le_bytes());
             }
             let mut out = Vec::new();
+            let small = SQUARED_LANE_WEIGHT as i16;
             for i in 0..2 * h {
-                let w = match (edge, rng.below(4)) {
-                    (true, _) if i < h => i16::MAX,
-                    (true, _) => i16::MIN,
-                    (false, 0) => i16::MAX,
-                    (false, 1) => i16::MIN,
+                let w = match (act, round, rng.below(4)) {
+                    (0, 0, _) if i < h => i16::MAX,
+                    (0, 0, _) => i16::MIN,
+                    (1, 0, _) if i < h => small,
+                    (1, 0, _) => -small,
+                    (1, 1, _) => small,
+                    (1, 2 | 3, 0) => small,
+                    (1, 2 | 3, 1) => -small,
+                    (1, 2 | 3, _) => {
+                        let l = SQUARED_LANE_WEIGHT;
+                        (rng.below(2 * l as u32 + 1) as i32 - l) as i16
+                    }
+                    (_, _, 0) => i16::MAX,
+                    (_, _, 1) => i16::MIN,
                     _ => rng.next_u64() as i16,
                 };
                 out.push(i64::from(w));
@@ -188,8 +211,9 @@ fn clipped_relu_output_sums_are_exact() {
                 let dot: i64 = clipped(pos.turn())
                     .chain(clipped(pos.turn().other()))
                     .zip(&out)
-                    .map(|(x, w)| x * w)
-                    .sum();
+                    .map(|(x, w)| if act == 0 { x * w } else { x * x * w })
+                    .sum::<i64>()
+                    / if act == 0 { 1 } else { i64::from(QA) };
                 let offset = i64::from(rng.below(1_000_001)) - 500_000;
                 let Ok(bias) = i32::try_from(offset - dot) else {
                     continue;
@@ -203,8 +227,11 @@ fn clipped_relu_output_sums_are_exact() {
                     let got = i64::from(net.evaluate(&acc, pos.turn()));
                     assert_eq!(got, cp, "H = {h}, AVX2 {avx2}");
                 }
-                if edge {
+                if edge && act == 0 {
                     assert_eq!(dot, -255 * h as i64, "H = {h}: both sides clipped at QA");
+                }
+                if edge && act == 1 {
+                    assert_eq!(dot, 0, "H = {h}: both sides clipped at QA, cancelling");
                 }
                 checked += 1;
             }
