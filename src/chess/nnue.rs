@@ -1,5 +1,5 @@
 //! An efficiently updatable neural network evaluation (NNUE), integers only: a perspective
-//! network `(768 -> H) x 2 -> 1` trained by `chess-nnue` (user/chess-tune) on our own
+//! network `(768 -> H) x 2 -> 1` trained by `chess-nnue` (lab/chess) on our own
 //! engine's games.
 //!
 //! - **Inputs**: for each perspective (white's and black's), 768 binary features, one per
