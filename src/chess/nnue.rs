@@ -95,7 +95,7 @@ pub const fn net_len(h: usize) -> usize {
 }
 
 /// The largest output weight magnitude with which a squared clipped-ReLU network sums its
-/// output in i32 lanes (AVX2's eight, the host's [`DOT_LANES`]): a lane gets at most
+/// output in i32 lanes (AVX2's eight, the host's sixteen): a lane gets at most
 /// `MAX_HIDDEN / 8` = 32 terms of at most `QA^2 * SQUARED_LANE_WEIGHT` = 66,585,600, below
 /// 2^31 together. A network with a larger output weight (none the trainer has written: they
 /// stay within a few hundred) sums in i64, one term at a time.
