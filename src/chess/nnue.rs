@@ -367,9 +367,10 @@ impl<'n> Network<'n> {
         })
     }
 
-    /// The same network computing its accumulator updates and output sums in AVX2 (`asm!`, src/chess/avx2.rs), each inside `avx2`'s section: the same values as
-    /// the plain loops, bit for bit. Unchanged on other architectures or when the hidden
-    /// size is not a multiple of 16.
+    /// The same network computing its accumulator updates and output sums in AVX2 (`asm!`,
+    /// src/chess/avx2.rs), each inside `avx2`'s section: the same values as the plain loops,
+    /// bit for bit. Unchanged on other architectures or when the hidden size is not a
+    /// multiple of 16.
     pub fn with_avx2(self, avx2: Avx2) -> Network<'n> {
         let usable = cfg!(target_arch = "x86_64") && self.hidden & 15 == 0;
         Network {
