@@ -261,13 +261,6 @@ fn dot<const SQUARED: bool>(side: &[i16], w: &[u8]) -> i64 {
         .fold(0i64, |s, (&a, w)| s + i64::from(term::<SQUARED>(a, w)))
 }
 
-/// An output dot product of one perspective in plain code ([`dot`]).
-type PlainDot = fn(&[i16], &[u8]) -> i64;
-
-/// The same in AVX2 (src/chess/avx2.rs), `None` where it declines; `unsafe`: AVX2 and the
-/// vector registers must be usable.
-type VectorDot = unsafe fn(&[i16], &[u8], i16) -> Option<i64>;
-
 /// A stretch of code in which the network may use the vector registers, opened and closed
 /// around each AVX2 update or output sum ([`Network::with_avx2`]): in the kernel,
 /// `kernel_fpu_begin_mask` and `kernel_fpu_end` (nothing between them sleeps or allocates);
@@ -627,44 +620,50 @@ impl<'n> Network<'n> {
         }
     }
 
-    /// Both perspectives' output sums in AVX2 (clipped ReLU, or squared when `squared`,
-    /// which the caller sets only for small output weights), inside the section; the plain
-    /// sums where the vector one declines, which `with_avx2`'s hidden size rules out.
+    /// Both perspectives' output sums, clipped ReLU or squared by `SQUARED`: in lanes (AVX2
+    /// inside the section where the network has it, else the host's [`dot_lanes`] where SSE2
+    /// is there) when they are exact, which for the squared activation needs every output
+    /// weight within [`SQUARED_LANE_WEIGHT`]; else, and where the vector sum declines (which
+    /// `with_avx2`'s hidden size rules out), one [`term`] at a time ([`dot`]).
     #[inline(always)]
-    fn dots_avx2(
+    fn dots<const SQUARED: bool>(
         &self,
-        squared: bool,
         us: &[i16; MAX_HIDDEN],
         out_us: &[u8],
         them: &[i16; MAX_HIDDEN],
         out_them: &[u8],
     ) -> (i64, i64) {
+        let lanes = !SQUARED || self.small_outputs;
         let h = self.hidden;
-        let (us, them) = (us.get(..h).unwrap_or(&[]), them.get(..h).unwrap_or(&[]));
-        let (vector, plain): (VectorDot, PlainDot) = if squared {
-            (super::avx2::dot::<true>, dot::<true>)
-        } else {
-            (super::avx2::dot::<false>, dot::<false>)
-        };
-        let Some(section) = self.avx2 else {
-            return (plain(us, out_us), plain(them, out_them));
-        };
-        (section.begin)();
-        // SAFETY: `self.avx2` is set only from an `Avx2`, whose maker vouched for AVX2 and
-        // for the vector registers between `section.begin` and `section.end`, which enclose
-        // these calls; a squared sum is asked for only when every output weight is within
-        // `SQUARED_LANE_WEIGHT`, the bound the squared sum is exact under.
-        let sums = unsafe {
-            (
-                vector(us, out_us, QA as i16),
-                vector(them, out_them, QA as i16),
-            )
-        };
-        (section.end)();
-        (
-            sums.0.unwrap_or_else(|| plain(us, out_us)),
-            sums.1.unwrap_or_else(|| plain(them, out_them)),
-        )
+        let (us_h, them_h) = (us.get(..h).unwrap_or(&[]), them.get(..h).unwrap_or(&[]));
+        match self.avx2 {
+            Some(section) if lanes => {
+                (section.begin)();
+                // SAFETY: `self.avx2` is set only from an `Avx2`, whose maker vouched for AVX2
+                // and for the vector registers between `section.begin` and `section.end`,
+                // which enclose these calls; a squared sum is asked for only when every
+                // output weight is within `SQUARED_LANE_WEIGHT`, the bound it is exact under.
+                let sums = unsafe {
+                    (
+                        super::avx2::dot::<SQUARED>(us_h, out_us, QA as i16),
+                        super::avx2::dot::<SQUARED>(them_h, out_them, QA as i16),
+                    )
+                };
+                (section.end)();
+                (
+                    sums.0.unwrap_or_else(|| dot::<SQUARED>(us_h, out_us)),
+                    sums.1.unwrap_or_else(|| dot::<SQUARED>(them_h, out_them)),
+                )
+            }
+            _ if lanes && cfg!(target_feature = "sse2") => (
+                dot_lanes::<SQUARED>(us, out_us),
+                dot_lanes::<SQUARED>(them, out_them),
+            ),
+            _ => (
+                dot::<SQUARED>(us_h, out_us),
+                dot::<SQUARED>(them_h, out_them),
+            ),
+        }
     }
 
     /// The score in centipawns for `turn`, the side to move, from `acc` (clamped to
@@ -678,29 +677,12 @@ impl<'n> Network<'n> {
         let out_us = self.values((INPUTS + 1) * h, h);
         let out_them = self.values((INPUTS + 2) * h, h);
         let sum = match self.activation {
-            Activation::ClippedRelu if self.avx2.is_some() => {
-                let (us_sum, them_sum) = self.dots_avx2(false, us, out_us, them, out_them);
+            Activation::ClippedRelu => {
+                let (us_sum, them_sum) = self.dots::<false>(us, out_us, them, out_them);
                 us_sum + them_sum + self.output_bias()
             }
-            Activation::ClippedRelu if cfg!(target_feature = "sse2") => {
-                dot_lanes::<false>(us, out_us)
-                    + dot_lanes::<false>(them, out_them)
-                    + self.output_bias()
-            }
-            Activation::ClippedRelu => {
-                dot::<false>(us, out_us) + dot::<false>(them, out_them) + self.output_bias()
-            }
             Activation::SquaredClippedRelu => {
-                let (us_sum, them_sum) = if self.small_outputs && self.avx2.is_some() {
-                    self.dots_avx2(true, us, out_us, them, out_them)
-                } else if self.small_outputs && cfg!(target_feature = "sse2") {
-                    (
-                        dot_lanes::<true>(us, out_us),
-                        dot_lanes::<true>(them, out_them),
-                    )
-                } else {
-                    (dot::<true>(us, out_us), dot::<true>(them, out_them))
-                };
+                let (us_sum, them_sum) = self.dots::<true>(us, out_us, them, out_them);
                 (us_sum + them_sum) / i64::from(QA) + self.output_bias()
             }
         };
