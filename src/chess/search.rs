@@ -1,8 +1,9 @@
 //! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
 //! re-searches), quiescence search on captures and promotions, check extension, null-move
 //! pruning and late-move reductions, MVV-LVA, killer, history and continuation-history move
-//! ordering, a transposition table, correction history of the static evaluation, and draw
-//! detection (repetition, fifty moves, insufficient material) inside the tree.
+//! ordering, a transposition table (buckets of four, replaced by depth and age), correction
+//! history of the static evaluation, and draw detection (repetition, fifty moves,
+//! insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (2152 bytes a
@@ -30,7 +31,7 @@ use super::nnue::{Accumulator, Network};
 use super::position::Position;
 use super::reductions::late_move_reduction;
 use super::see::see_ge;
-use super::square::Role;
+use super::square::{Color, Role};
 use crate::common::budget::{Meter, SearchEnd};
 
 /// The score of being checkmated at the root; mate in `n` plies scores `MATE - n`.
@@ -101,7 +102,16 @@ pub struct TtEntry {
     score: i16,
     depth: i8,
     bound: Bound,
+    /// The game's ply (by its move number, wrapping) at the search that wrote it: its age.
+    generation: u8,
 }
+
+/// Entries in one bucket of the table (64 bytes): a position's entry may be any of them.
+const TT_BUCKET: usize = 4;
+
+/// Plies of depth an entry loses in the replacement order per ply of the game since it was
+/// written: one move of each side makes a 2-ply-old entry worth 8 plies less.
+const TT_AGE_WEIGHT: i32 = 4;
 
 impl TtEntry {
     /// An unused entry.
@@ -111,6 +121,7 @@ impl TtEntry {
         score: 0,
         depth: -1,
         bound: Bound::Upper,
+        generation: 0,
     };
 }
 
@@ -371,6 +382,7 @@ pub fn best_move_observed(
         max_ply,
         root_depth: 0,
         singular_nesting: 0,
+        generation: game_ply(&pos) as u8,
     };
     s.score_moves(0, 0);
     s.sort_root();
@@ -420,6 +432,11 @@ pub fn best_move_observed(
     SearchResult::Move(best)
 }
 
+/// The plies played in `pos`'s game before it, by its move number.
+fn game_ply(pos: &Position) -> u32 {
+    2 * pos.fullmoves() + u32::from(pos.turn() == Color::Black)
+}
+
 /// The first legal move of `game`, for a context without per-ply storage. In a frame of its
 /// own: its move list (about 1 KiB) would otherwise sit in [`best_move_observed`]'s frame,
 /// under the whole recursion of the search.
@@ -442,6 +459,8 @@ struct Search<'s, 'a, 'm> {
     root_depth: i32,
     /// How many singular searches are running inside one another.
     singular_nesting: u8,
+    /// The generation of the entries this search writes: the root's game ply.
+    generation: u8,
 }
 
 /// Ordering keys: higher first. Quiet moves take their history value itself, so the
@@ -559,10 +578,10 @@ impl Search<'_, '_, '_> {
             {
                 break;
             }
-            let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get(i)) else {
+            let Some(e) = self.tt_probe(key) else {
                 break;
             };
-            if e.key != key || e.mv == 0 {
+            if e.mv == 0 {
                 break;
             }
             let packed = e.mv;
@@ -854,12 +873,51 @@ impl Search<'_, '_, '_> {
         false
     }
 
-    fn tt_index(&self, key: u64) -> Option<usize> {
-        let len = self.ctx.tt.len() as u64;
-        if len == 0 {
-            None
-        } else {
-            Some((key % len) as usize)
+    /// The table's bucket for `key` (the whole table when it is smaller than a bucket).
+    fn tt_bucket(&self, key: u64) -> core::ops::Range<usize> {
+        let len = self.ctx.tt.len();
+        let buckets = (len / TT_BUCKET) as u64;
+        if buckets == 0 {
+            return 0..len;
+        }
+        let start = (key % buckets) as usize * TT_BUCKET;
+        start..start + TT_BUCKET
+    }
+
+    /// The table's entry for `key`, if its bucket holds one.
+    #[inline]
+    fn tt_probe(&self, key: u64) -> Option<TtEntry> {
+        self.ctx
+            .tt
+            .get(self.tt_bucket(key))?
+            .iter()
+            .find(|e| e.key == key)
+            .copied()
+    }
+
+    /// Writes `entry` into `key`'s bucket: over the position's own entry (keeping its move
+    /// when `entry` has none), else over the one worth least: the shallowest, each ply of
+    /// the game since an entry was written counting as [`TT_AGE_WEIGHT`] plies less.
+    #[inline(never)]
+    fn tt_store(&mut self, mut entry: TtEntry) {
+        let range = self.tt_bucket(entry.key);
+        let generation = self.generation;
+        entry.generation = generation;
+        let Some(bucket) = self.ctx.tt.get_mut(range) else {
+            return;
+        };
+        let worth = |e: &TtEntry| {
+            i32::from(e.depth) - TT_AGE_WEIGHT * i32::from(generation.wrapping_sub(e.generation))
+        };
+        let victim = match bucket.iter_mut().position(|e| e.key == entry.key) {
+            Some(i) => bucket.get_mut(i),
+            None => bucket.iter_mut().min_by_key(|e| worth(e)),
+        };
+        if let Some(e) = victim {
+            if e.key == entry.key && entry.mv == 0 {
+                entry.mv = e.mv;
+            }
+            *e = entry;
         }
     }
 
@@ -1032,14 +1090,13 @@ impl Search<'_, '_, '_> {
         if depth <= 0 {
             return self.quiesce(ply, alpha, beta);
         }
-        let slot = self.tt_index(key);
         let mut tt_move = 0;
         let mut tt_hit = None;
         let pv = beta - alpha > 1;
         // A singular search leaves the table's move out: the entry says nothing of the rest.
         let excluded = self.ctx.plies.get(ply).map_or(0, |p| p.excluded);
-        if let Some(e) = slot.and_then(|i| self.ctx.tt.get(i)) {
-            if e.key == key && excluded == 0 {
+        if let Some(e) = self.tt_probe(key) {
+            if excluded == 0 {
                 tt_move = e.mv;
                 let score = score_from_tt(e.score, ply);
                 if !pv && i32::from(e.depth) >= depth && e.bound.settles(score, alpha, beta) {
@@ -1219,15 +1276,14 @@ impl Search<'_, '_, '_> {
         } else {
             Bound::Upper
         };
-        if let Some(e) = slot.and_then(|i| self.ctx.tt.get_mut(i)) {
-            *e = TtEntry {
-                key,
-                mv: best_move,
-                score: score_to_tt(best_score, ply),
-                depth: depth.clamp(0, 127) as i8,
-                bound,
-            };
-        }
+        self.tt_store(TtEntry {
+            key,
+            mv: best_move,
+            score: score_to_tt(best_score, ply),
+            depth: depth.clamp(0, 127) as i8,
+            bound,
+            generation: 0,
+        });
         // Correction history: a quiet best move (or none) whose score says where the
         // position really stands relative to its static evaluation.
         let informative = match bound {
@@ -1274,9 +1330,9 @@ impl Search<'_, '_, '_> {
         };
         // Any entry of the main search is at least as deep as this one.
         if beta - alpha == 1 {
-            if let Some(e) = self.tt_index(key).and_then(|i| self.ctx.tt.get(i)) {
+            if let Some(e) = self.tt_probe(key) {
                 let score = score_from_tt(e.score, ply);
-                if e.key == key && e.bound.settles(score, alpha, beta) {
+                if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
             }
@@ -1412,6 +1468,7 @@ mod tests {
             max_ply: 4,
             root_depth: 0,
             singular_nesting: 0,
+            generation: 0,
         }
     }
 
@@ -1449,8 +1506,7 @@ mod tests {
             let without_king_move = s.singular(0, 3, singular_beta, find(&pos, "g1f1").packed());
             assert!(without_king_move >= singular_beta, "{without_king_move}");
             assert_eq!(s.ctx.plies[0].excluded, 0);
-            let slot = s.tt_index(pos.hash()).unwrap();
-            assert_ne!(s.ctx.tt[slot].key, pos.hash());
+            assert_eq!(s.tt_probe(pos.hash()), None);
         });
     }
 
@@ -1545,6 +1601,59 @@ mod tests {
         assert!(table.iter().filter(|&&v| v != 0).count() > 100);
     }
 
+    /// A table entry for `key` at `depth` with move `mv`.
+    fn entry(key: u64, depth: i8, mv: u16) -> TtEntry {
+        TtEntry {
+            key,
+            mv,
+            score: 0,
+            depth,
+            bound: Bound::Exact,
+            generation: 0,
+        }
+    }
+
+    /// A bucket keeps its deepest entries: a new position replaces the shallowest; the
+    /// position's own entry is rewritten in place, keeping its move when the new one has
+    /// none; a full table's entries of earlier moves of the game give way first.
+    #[test]
+    fn table_buckets_keep_deep_and_recent_entries() {
+        // Two buckets of four: keys 0, 2, 4, ... share the first.
+        let mut tt = [TtEntry::EMPTY; 2 * TT_BUCKET];
+        let mut plies = [const { Ply::EMPTY }; 4];
+        let mut history = History::EMPTY;
+        let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
+        let mut meter = Meter::new(Budget::Nodes(1_000), &mut clock, &mut never);
+        let mut s = test_search(&mut ctx, &mut meter);
+        s.generation = 10;
+        for (key, depth) in [(2, 5), (4, 1), (6, 7), (8, 3)] {
+            s.tt_store(entry(key, depth, 1));
+        }
+        s.tt_store(entry(10, 2, 1));
+        let depth = |s: &Search<'_, '_, '_>, key| s.tt_probe(key).map(|e| e.depth);
+        assert_eq!(depth(&s, 4), None);
+        assert_eq!(
+            [2, 6, 8, 10].map(|k| depth(&s, k)),
+            [Some(5), Some(7), Some(3), Some(2)]
+        );
+        // The second bucket is untouched.
+        assert!(s.ctx.tt[TT_BUCKET..].iter().all(|e| *e == TtEntry::EMPTY));
+        // The same position: in place, whatever its depth, the move kept.
+        s.tt_store(entry(6, 1, 0));
+        assert_eq!(s.tt_probe(6).map(|e| (e.depth, e.mv)), Some((1, 1)));
+        assert_eq!(depth(&s, 2), Some(5));
+        // Three moves later (six plies), shallow entries replace the older deep ones.
+        s.generation = 16;
+        for key in [12, 14, 16, 18] {
+            s.tt_store(entry(key, 1, 2));
+        }
+        assert_eq!(
+            [12, 14, 16, 18].map(|k| s.tt_probe(k).map(|e| e.generation)),
+            [Some(16); 4]
+        );
+    }
+
     /// Quiescence takes a cut from the table in a null window, never in a PV window.
     #[test]
     fn quiescence_cuts_on_a_table_entry() {
@@ -1553,13 +1662,15 @@ mod tests {
         let mut plies = [const { Ply::EMPTY }; 4];
         let mut history = History::EMPTY;
         plies[0].set_root(pos);
-        let slot = (pos.hash() % 64) as usize;
+        // The first entry of the position's bucket (16 buckets of four).
+        let slot = (pos.hash() % 16) as usize * TT_BUCKET;
         tt[slot] = TtEntry {
             key: pos.hash(),
             mv: 0,
             score: 500,
             depth: 3,
             bound: Bound::Lower,
+            generation: 0,
         };
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
