@@ -20,8 +20,9 @@
 # the games. The trainer is deterministic for its thread count (THREADS, 2 for the shipped
 # network). With INIT=REV, training starts from src/chess/nnue.bin as of the git revision REV
 # (its hidden size and activation) instead of random weights, at the learning rate LR. The
-# trainer reads at most MAX_POSITIONS positions (68 bytes of memory each: 120 M fit in 23 GB
-# with the batches' mirror images).
+# trainer reads at most MAX_POSITIONS positions (28 bytes of memory each, the batches'
+# mirror images made as they are needed). Training is resumable too: it keeps a checkpoint
+# per epoch in out/chess-net/, named by its settings, and the same command continues it.
 # Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR MAX_POSITIONS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +31,7 @@ mode=${1:-}
 SETS=${SETS:-"250:7000001:1881150:842de6ce"}
 HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-6}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
-MAX_POSITIONS=${MAX_POSITIONS:-120000000}
+MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
     SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
@@ -62,10 +63,13 @@ if [ -n "$INIT" ]; then
     init=(--init "$out/init-$INIT.bin")
 fi
 t1=$(date +%s)
-"$bin/chess-nnue" "${sources[@]}" "${init[@]}" --lr "$LR" --hidden "$HIDDEN" --mirror \
-    --activation "$ACTIVATION" --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" \
-    --threads "$THREADS" --validation "$validation" --seed 1 --max-positions "$MAX_POSITIONS" \
-    --out "$out/nnue.bin"
+settings=(--lr "$LR" --hidden "$HIDDEN" --mirror --activation "$ACTIVATION" --epochs "$EPOCHS"
+    --batch "$batch" --lambda "$LAMBDA" --threads "$THREADS" --validation "$validation"
+    --seed 1 --max-positions "$MAX_POSITIONS")
+# One checkpoint per recipe: the same command continues it, another starts its own.
+recipe=$(printf '%s\n' "${sources[@]}" "${init[@]}" "${settings[@]}" | sha256sum | cut -c1-12)
+"$bin/chess-nnue" "${sources[@]}" "${init[@]}" "${settings[@]}" \
+    --checkpoint "$out/train-$recipe.ckpt" --out "$out/nnue.bin"
 t2=$(date +%s)
 echo "chess-net: data $((t1 - t0)) s, training $((t2 - t1)) s"
 if [ "$mode" = --smoke ]; then

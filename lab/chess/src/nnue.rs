@@ -5,28 +5,39 @@
 
 use crate::data::{parse_line, Result3};
 use kgames_chess::nnue::{
-    feature, net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
+    net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
 };
 use kgames_chess::position::Position;
-use kgames_chess::square::{Color, Piece, Role};
+use kgames_chess::square::Color;
 use std::path::Path;
 
 /// The most pieces a position has.
 const MAX_PIECES: usize = 32;
 
-/// One training position: the features of the side to move's perspective (the other side's
-/// follow from them), its score and the game's result. 68 bytes, so that 100 M+
-/// positions fit in memory.
+/// One training position, 28 bytes, so that 300 M+ positions fit in memory: the board as its
+/// occupied squares and a nibble per piece, the side to move, its score and the game's
+/// result. [`Entry::features`] lists the side to move's features in the order of
+/// `(colour, role, square)`, the order the trainer has always summed them in.
 #[derive(Clone, Debug)]
 pub struct Entry {
-    /// Features of the side to move's perspective (`len` used).
-    us: [u16; MAX_PIECES],
-    len: u8,
+    /// The occupied squares as a little-endian bitboard (a1 = bit 0), bytes so that the
+    /// entry needs no 8-byte alignment.
+    occupied: [u8; 8],
+    /// The piece on each occupied square in square order, a nibble each (the low nibble
+    /// first): `colour * 6 + role`.
+    pieces: [u8; MAX_PIECES / 2],
     /// The search's score for the side to move, centipawns.
     pub score: i16,
     /// The game's result for the side to move: 0, 1 or 2 halves of a point.
     pub result: u8,
+    /// [`BLACK_TO_MOVE`] and [`MIRRORED`].
+    flags: u8,
 }
+
+/// [`Entry::flags`]: black is to move.
+const BLACK_TO_MOVE: u8 = 1;
+/// [`Entry::flags`]: the position is seen mirrored left to right.
+const MIRRORED: u8 = 2;
 
 /// The other perspective's feature of a piece whose feature is `f` from one side: own and
 /// enemy swapped (the halves of the 768), the board mirrored rank 1 <-> rank 8 (see
@@ -36,29 +47,35 @@ fn them(f: u16) -> u16 {
 }
 
 impl Entry {
-    /// The entry of `pos` with the score and result from white's side.
+    /// The entry of `pos` with the score and result from white's side (at most
+    /// [`MAX_PIECES`] pieces kept, the rest dropped: no legal position has more).
     pub fn new(pos: &Position, white_cp: i32, result: Result3) -> Entry {
         let stm = pos.turn();
         let mut e = Entry {
-            us: [0; MAX_PIECES],
-            len: 0,
+            occupied: [0; 8],
+            pieces: [0; MAX_PIECES / 2],
             score: 0,
             result: 0,
+            flags: if stm == Color::Black {
+                BLACK_TO_MOVE
+            } else {
+                0
+            },
         };
-        let mut n = 0;
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let piece = Piece { color, role };
-                for sq in pos.by_piece(piece) {
-                    if n < MAX_PIECES {
-                        e.us[n] = feature(stm, piece, sq) as u16;
-                        debug_assert_eq!(them(e.us[n]), feature(stm.other(), piece, sq) as u16);
-                        n += 1;
-                    }
-                }
+        let (mut occupied, mut n) = (0u64, 0);
+        for sq in pos.occupied() {
+            let Some(piece) = pos.piece_at(sq) else {
+                continue;
+            };
+            if n == MAX_PIECES {
+                break;
             }
+            let code = (piece.color.index() * 6 + piece.role.index()) as u8;
+            e.pieces[n / 2] |= code << (4 * (n % 2));
+            occupied |= 1 << sq.index();
+            n += 1;
         }
-        e.len = n as u8;
+        e.occupied = occupied.to_le_bytes();
         let white_halves = result.white_halves() as u8;
         let (cp, halves) = match stm {
             Color::White => (white_cp, white_halves),
@@ -73,25 +90,56 @@ impl Entry {
     /// network that does not see castling rights (the features do not).
     pub fn mirrored(&self) -> Entry {
         let mut e = self.clone();
-        for f in e.us.iter_mut() {
-            *f ^= 7;
-        }
+        e.flags ^= MIRRORED;
         e
     }
 
-    /// The features of both perspectives, the side to move's first (`len` of each used).
+    /// The pieces on the board.
+    fn len(&self) -> usize {
+        u64::from_le_bytes(self.occupied).count_ones() as usize
+    }
+
+    /// The features of both perspectives, the side to move's first (`len` of each used):
+    /// `kgames_chess::nnue::feature` of each piece, white's pieces first, by role, then by
+    /// square.
     fn features(&self) -> ([u16; MAX_PIECES], [u16; MAX_PIECES], usize) {
-        let mut t = [0; MAX_PIECES];
-        for (t, &f) in t.iter_mut().zip(&self.us) {
-            *t = them(f);
+        let occupied = u64::from_le_bytes(self.occupied);
+        let (stm, flip) = match self.flags & BLACK_TO_MOVE {
+            0 => (0, 0),
+            _ => (1, 56),
+        };
+        let file = if self.flags & MIRRORED != 0 { 7 } else { 0 };
+        let n = self.len().min(MAX_PIECES);
+        let nibble = |k: usize| usize::from(self.pieces[k / 2] >> (4 * (k % 2))) & 15;
+        // A counting sort by piece: where each piece's features start.
+        let mut start = [0usize; 16];
+        for k in 0..n {
+            start[nibble(k)] += 1;
         }
-        (self.us, t, usize::from(self.len))
+        let mut at = 0;
+        for s in start.iter_mut() {
+            (*s, at) = (at, at + *s);
+        }
+        let (mut us, mut t) = ([0; MAX_PIECES], [0; MAX_PIECES]);
+        let mut bits = occupied;
+        for k in 0..n {
+            let sq = bits.trailing_zeros() as u16;
+            bits &= bits - 1;
+            let code = nibble(k);
+            let (color, role) = (code / 6, (code % 6) as u16);
+            let side = u16::from(color != stm);
+            let i = start[code];
+            start[code] += 1;
+            us[i] = ((side * 6 + role) * 64 + (sq ^ flip)) ^ file;
+            t[i] = them(us[i]);
+        }
+        (us, t, n)
     }
 }
 
-/// Reads the positions of a file or of the first `files` `*.txt` files of a folder (sorted
-/// by name), skipping lines without a score; at most `max` of them. Also returns the last
-/// `last` of them as positions (the held-out set, for the agreement check).
+/// Appends to `out` the positions of a file or of the first `files` `*.txt` files of a folder
+/// (sorted by name), skipping lines without a score, until `out` holds `max`. Returns the
+/// last `last` of those read as positions (the held-out set, for the agreement check).
 ///
 /// Positions come in file order; [`Train::mirror`] adds their mirror images in training.
 pub fn load(
@@ -99,7 +147,8 @@ pub fn load(
     files: usize,
     max: usize,
     last: usize,
-) -> std::io::Result<(Vec<Entry>, Vec<Position>)> {
+    out: &mut Vec<Entry>,
+) -> std::io::Result<Vec<Position>> {
     let mut paths = Vec::new();
     if path.is_dir() {
         for e in std::fs::read_dir(path)? {
@@ -113,7 +162,6 @@ pub fn load(
     } else {
         paths.push(path.to_path_buf());
     }
-    let mut out = Vec::new();
     let mut tail = std::collections::VecDeque::with_capacity(last + 1);
     'files: for f in paths {
         let text = std::fs::read_to_string(&f)?;
@@ -132,7 +180,7 @@ pub fn load(
             }
         }
     }
-    Ok((out, tail.into()))
+    Ok(tail.into())
 }
 
 /// The float network: `(768 -> H) x 2 -> 1`.
@@ -253,7 +301,7 @@ impl Model {
     pub fn quantisation_bound(&self, e: &Entry) -> f32 {
         let h = self.hidden;
         let (a_us, a_them) = self.hidden_sums(e);
-        let da = (f32::from(e.len) + 1.0) * 0.5 / QA as f32;
+        let da = (e.len() as f32 + 1.0) * 0.5 / QA as f32;
         let mut bound = 0.5 / (QA * QB) as f32;
         for (side, acc) in [&a_us, &a_them].into_iter().enumerate() {
             for (i, &x) in acc.iter().enumerate() {
@@ -480,6 +528,130 @@ pub fn loss(model: &Model, set: &[Entry], lambda: f32) -> f64 {
     sum / set.len() as f64
 }
 
+/// Where a training run is: the epochs done and the optimiser's state, what a checkpoint
+/// keeps beside the model so that a stopped run continues as if it had not stopped.
+pub struct Progress {
+    /// Epochs done.
+    pub epoch: u32,
+    /// Adam steps done.
+    step: i32,
+    /// Adam's state for the feature weights, feature biases, output weights, output bias.
+    adam: [Adam; 4],
+}
+
+/// A checkpoint file's magic.
+const CHECKPOINT_MAGIC: [u8; 8] = *b"KGNNCKP1";
+
+impl Progress {
+    /// A run's start: no epoch done.
+    pub fn new(hidden: usize) -> Progress {
+        Progress {
+            epoch: 0,
+            step: 0,
+            adam: [
+                Adam::new(INPUTS * hidden),
+                Adam::new(hidden),
+                Adam::new(2 * hidden),
+                Adam::new(1),
+            ],
+        }
+    }
+
+    /// What a checkpoint must agree on to be continued: the model's shape, the settings and
+    /// the number of training positions.
+    fn fingerprint(model: &Model, t: &Train, positions: usize) -> Vec<u64> {
+        vec![
+            model.hidden as u64,
+            u64::from(model.activation == Activation::SquaredClippedRelu),
+            u64::from(t.epochs),
+            t.batch as u64,
+            u64::from(t.lr.to_bits()),
+            u64::from(t.lambda.to_bits()),
+            t.threads as u64,
+            t.seed,
+            u64::from(t.mirror),
+            positions as u64,
+        ]
+    }
+
+    /// The checkpoint of `model` trained with `t` on `positions` positions, this far.
+    pub fn checkpoint(&self, model: &Model, t: &Train, positions: usize) -> Vec<u8> {
+        let mut b = CHECKPOINT_MAGIC.to_vec();
+        for x in Progress::fingerprint(model, t, positions) {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b.extend_from_slice(&self.epoch.to_le_bytes());
+        b.extend_from_slice(&self.step.to_le_bytes());
+        let adam = self.adam.iter().flat_map(|a| a.m.iter().chain(&a.v));
+        let weights = model.w1.iter().chain(&model.b1).chain(&model.w2);
+        for x in weights.chain([&model.b2]).chain(adam) {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b
+    }
+
+    /// Continues from checkpoint `bytes` of a run of `model`'s shape with `t` on `positions`
+    /// positions: the model's weights and the progress, or why the checkpoint is not one of
+    /// this run.
+    pub fn resume(
+        bytes: &[u8],
+        model: &mut Model,
+        t: &Train,
+        positions: usize,
+    ) -> Result<Progress, String> {
+        let want = Progress::fingerprint(model, t, positions);
+        let rest = bytes
+            .strip_prefix(&CHECKPOINT_MAGIC)
+            .ok_or("not a checkpoint of chess-nnue")?;
+        let (head, rest) = rest
+            .split_at_checked(8 * want.len() + 8)
+            .ok_or("truncated")?;
+        let mut words = head.chunks_exact(8).map(|w| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            u64::from_le_bytes(a)
+        });
+        let got: Vec<u64> = words.by_ref().take(want.len()).collect();
+        if got != want {
+            return Err(format!(
+                "made by another run (hidden, activation, epochs, batch, lr, lambda, threads, \
+                 seed, mirror, positions: {got:?}, this run's {want:?})"
+            ));
+        }
+        let last = words.next().unwrap_or_default();
+        let mut p = Progress::new(model.hidden);
+        (p.epoch, p.step) = (last as u32, (last >> 32) as i32);
+        let mut floats = rest.chunks_exact(4).map(|w| {
+            let mut a = [0u8; 4];
+            a.copy_from_slice(w);
+            f32::from_le_bytes(a)
+        });
+        let adam = p
+            .adam
+            .iter_mut()
+            .flat_map(|a| a.m.iter_mut().chain(a.v.iter_mut()));
+        let weights = model
+            .w1
+            .iter_mut()
+            .chain(&mut model.b1)
+            .chain(&mut model.w2);
+        let mut read = 0;
+        for (x, v) in weights
+            .chain([&mut model.b2])
+            .chain(adam)
+            .zip(floats.by_ref())
+        {
+            *x = v;
+            read += 1;
+        }
+        let expected = (INPUTS + 1 + 2) * model.hidden + 1 + 2 * ((INPUTS + 3) * model.hidden + 1);
+        if read != expected || floats.next().is_some() || p.epoch > t.epochs {
+            return Err(format!("damaged ({read} of {expected} values)"));
+        }
+        Ok(p)
+    }
+}
+
 /// Trains `model` on `set`; `report(epoch, train_loss, model)` after each epoch.
 pub fn train(
     model: &mut Model,
@@ -487,27 +659,38 @@ pub fn train(
     t: &Train,
     mut report: impl FnMut(u32, f64, &Model),
 ) {
+    let mut progress = Progress::new(model.hidden);
+    train_from(model, &mut progress, set, t, |e, l, m, _| report(e, l, m));
+}
+
+/// Trains `model` on `set` from `progress` (a new one, or one from [`Progress::resume`]) to
+/// `t.epochs`; `report(epoch, train_loss, model, progress)` after each epoch. A run that
+/// continues a checkpoint ends with the bytes of one that did not stop: the shuffles of the
+/// epochs done are made again.
+pub fn train_from(
+    model: &mut Model,
+    progress: &mut Progress,
+    set: &[Entry],
+    t: &Train,
+    mut report: impl FnMut(u32, f64, &Model, &Progress),
+) {
     let h = model.hidden;
     let threads = t.threads.max(1);
     let n = set.len();
     let total_len = if t.mirror { 2 * n } else { n };
-    // Indices are u32: 2^32 entries would be 2^31 positions and their images, 146 GB.
+    // Indices are u32: 2^32 entries would be 2^31 positions and their images, 120 GB.
     assert!(u32::try_from(total_len).is_ok(), "fewer than 2^32 entries");
     let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
     let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
-    let (mut aw1, mut ab1, mut aw2, mut ab2) = (
-        Adam::new(INPUTS * h),
-        Adam::new(h),
-        Adam::new(2 * h),
-        Adam::new(1),
-    );
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(h)).collect();
     let mut total = Grad::new(h);
-    let mut step = 0;
     for epoch in 1..=t.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
             order.swap(i, j);
+        }
+        if epoch <= progress.epoch {
+            continue;
         }
         let lr = if epoch > t.epochs - t.epochs / 4 {
             t.lr / 10.0
@@ -553,7 +736,8 @@ pub fn train(
             scale(&mut total.w1);
             scale(&mut total.b1);
             scale(&mut total.w2);
-            step += 1;
+            progress.step += 1;
+            let (step, [aw1, ab1, aw2, ab2]) = (progress.step, &mut progress.adam);
             aw1.step(&mut model.w1, &total.w1, lr, step, clip_ft());
             ab1.step(&mut model.b1, &total.b1, lr, step, clip_ft());
             aw2.step(&mut model.w2, &total.w2, lr, step, clip_out());
@@ -561,7 +745,8 @@ pub fn train(
             ab2.step(&mut b2, &[total.b2 / n], lr, step, 100.0);
             model.b2 = b2[0];
         }
-        report(epoch, epoch_loss / total_len.max(1) as f64, model);
+        progress.epoch = epoch;
+        report(epoch, epoch_loss / total_len.max(1) as f64, model, progress);
     }
 }
 
@@ -599,4 +784,45 @@ pub fn agreement(model: &Model, net: &Network<'_>, positions: &[Position]) -> Ag
     }
     a.mean = sum / a.positions.max(1) as f64;
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kgames_chess::nnue::feature;
+    use kgames_chess::square::{Piece, Role};
+
+    /// The features of `pos` as `kgames_chess::nnue::feature` gives them, from `perspective`,
+    /// white's pieces first, by role, then by square; files mirrored with `mirror`.
+    fn reference(pos: &Position, perspective: Color, mirror: bool) -> Vec<u16> {
+        let mut out = Vec::new();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                for sq in pos.by_piece(piece) {
+                    let f = feature(perspective, piece, sq) as u16;
+                    out.push(if mirror { f ^ 7 } else { f });
+                }
+            }
+        }
+        out
+    }
+
+    /// The 28-byte entry gives each perspective's features, in order, for positions of
+    /// random games with either side to move, mirrored or not.
+    #[test]
+    fn entries_list_the_engines_features() {
+        assert_eq!(std::mem::size_of::<Entry>(), 28);
+        let positions = crate::selfplay::random_positions(5, 4_000, 120);
+        assert!(positions.iter().any(|p| p.turn() == Color::Black));
+        for pos in positions {
+            let e = Entry::new(&pos, 0, Result3::Draw);
+            for (entry, mirror) in [(e.clone(), false), (e.mirrored(), true)] {
+                let (us, them, n) = entry.features();
+                assert_eq!(us[..n], reference(&pos, pos.turn(), mirror)[..]);
+                assert_eq!(them[..n], reference(&pos, pos.turn().other(), mirror)[..]);
+                assert_eq!(entry.len(), n);
+            }
+        }
+    }
 }

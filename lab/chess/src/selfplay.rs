@@ -55,6 +55,30 @@ impl Memory {
     }
 }
 
+/// `count` positions of uniformly random games from the start (each position reached by a
+/// move, at most `plies` moves a game), for tests that need varied positions.
+pub fn random_positions(seed: u64, count: usize, plies: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut list = MoveList::new();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut game = Game::new();
+        for _ in 0..plies {
+            game.legal_moves(&mut list);
+            let Some(m) = list.get(rng.below(list.len().max(1) as u32) as usize) else {
+                break;
+            };
+            game.play(m);
+            if game.is_over() {
+                break;
+            }
+            out.push(*game.position());
+        }
+    }
+    out.truncate(count);
+    out
+}
+
 /// The FEN of `pos`.
 pub fn fen(pos: &Position) -> String {
     let mut buf = [0u8; 100];

@@ -1,11 +1,9 @@
 //! The network trainer: a short training lowers the loss, and the float model and the integer
 //! network the engine runs agree within the quantisation error on 10,000 held-out positions.
 
-use chess_lab::nnue::{agreement, loss, train, Entry, Model, Train};
-use chess_lab::selfplay::{play_game, Memory, Settings};
+use chess_lab::nnue::{agreement, loss, train, train_from, Entry, Model, Progress, Train};
+use chess_lab::selfplay::{play_game, random_positions, Memory, Settings};
 use kgames_chess::common::rng::Rng;
-use kgames_chess::game::Game;
-use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{Activation, Network};
 use kgames_chess::position::Position;
 
@@ -31,25 +29,20 @@ fn training_set() -> Vec<Entry> {
 
 /// 10,000 positions of random games, none of them trained on.
 fn held_out() -> Vec<Position> {
-    let mut rng = Rng::new(99);
-    let mut list = MoveList::new();
-    let mut out = Vec::new();
-    while out.len() < 10_000 {
-        let mut game = Game::new();
-        for _ in 0..60 {
-            game.legal_moves(&mut list);
-            let Some(m) = list.get(rng.below(list.len().max(1) as u32) as usize) else {
-                break;
-            };
-            game.play(m);
-            if game.is_over() {
-                break;
-            }
-            out.push(*game.position());
-        }
+    random_positions(99, 10_000, 60)
+}
+
+/// The settings of the short runs below: batches of 64 at a high rate on 2 threads.
+fn short_run(epochs: u32, mirror: bool) -> Train {
+    Train {
+        epochs,
+        batch: 64,
+        lr: 0.01,
+        lambda: 0.75,
+        threads: 2,
+        seed: 1,
+        mirror,
     }
-    out.truncate(10_000);
-    out
 }
 
 #[test]
@@ -60,15 +53,7 @@ fn float_and_integer_networks_agree() {
     for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
         let mut model = Model::new(32, activation, 1);
         let before = loss(&model, &set, 0.75);
-        let t = Train {
-            epochs: 8,
-            batch: 64,
-            lr: 0.01,
-            lambda: 0.75,
-            threads: 2,
-            seed: 1,
-            mirror: false,
-        };
+        let t = short_run(8, false);
         train(&mut model, &set, &t, |_, _, _| {});
         let after = loss(&model, &set, 0.75);
         assert!(
@@ -111,15 +96,7 @@ fn self_play_with_the_network_uses_it() {
 #[test]
 fn mirror_images_made_in_batches_train_as_if_stored() {
     let set = training_set();
-    let mut t = Train {
-        epochs: 2,
-        batch: 64,
-        lr: 0.01,
-        lambda: 0.75,
-        threads: 2,
-        seed: 1,
-        mirror: true,
-    };
+    let mut t = short_run(2, true);
     let mut made = Model::new(16, Activation::ClippedRelu, 1);
     train(&mut made, &set, &t, |_, _, _| {});
     let mut stored_set = set.clone();
@@ -141,4 +118,46 @@ fn shipped_network_dequantises_to_itself() {
     let model = Model::dequantise(bytes).expect("the shipped network reads back");
     assert_eq!(model.quantise(), bytes.to_vec());
     assert!(Model::dequantise(&bytes[..bytes.len() - 1]).is_err());
+}
+
+/// A run stopped after an epoch and continued from its checkpoint writes the network of a run
+/// that did not stop; a checkpoint of other settings or data is refused.
+#[test]
+fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
+    let set = training_set();
+    let t = short_run(4, true);
+    let mut whole = Model::new(16, Activation::SquaredClippedRelu, 1);
+    train(&mut whole, &set, &t, |_, _, _| {});
+    // The same run, stopped after its second epoch.
+    let mut stopped = Model::new(16, Activation::SquaredClippedRelu, 1);
+    let mut checkpoint = Vec::new();
+    let mut progress = Progress::new(16);
+    train_from(&mut stopped, &mut progress, &set, &t, |epoch, _, m, p| {
+        if epoch == 2 {
+            checkpoint = p.checkpoint(m, &t, set.len());
+        }
+    });
+    assert!(!checkpoint.is_empty());
+    // Continued in a new model (other weights until the checkpoint's are read).
+    let mut continued = Model::new(16, Activation::SquaredClippedRelu, 9);
+    let mut p = Progress::resume(&checkpoint, &mut continued, &t, set.len()).expect("resumes");
+    assert_eq!(p.epoch, 2);
+    let mut epochs = Vec::new();
+    train_from(&mut continued, &mut p, &set, &t, |e, _, _, _| {
+        epochs.push(e)
+    });
+    assert_eq!(epochs, [3, 4]);
+    assert!(continued.quantise() == whole.quantise());
+    // Another run's checkpoint: other data, other settings, another shape, damaged.
+    let mut m = Model::new(16, Activation::SquaredClippedRelu, 1);
+    assert!(Progress::resume(&checkpoint, &mut m, &t, set.len() - 1).is_err());
+    let other = Train {
+        lr: 0.001,
+        ..t.clone()
+    };
+    assert!(Progress::resume(&checkpoint, &mut m, &other, set.len()).is_err());
+    let mut wider = Model::new(32, Activation::SquaredClippedRelu, 1);
+    assert!(Progress::resume(&checkpoint, &mut wider, &t, set.len()).is_err());
+    let cut = &checkpoint[..checkpoint.len() - 4];
+    assert!(Progress::resume(cut, &mut m, &t, set.len()).is_err());
 }

@@ -1,7 +1,7 @@
 //! `chess-nnue`: trains the chess network on `chess-datagen --scores` positions and writes it
 //! in the engine's format (`src/chess/nnue.bin`). Deterministic for its arguments.
 
-use chess_lab::nnue::{agreement, classic_loss, load, loss, train, Model, Train};
+use chess_lab::nnue::{agreement, classic_loss, load, loss, train_from, Model, Progress, Train};
 use clap::{Parser, ValueEnum};
 use kgames_chess::nnue::{Activation, Network};
 use std::path::{Path, PathBuf};
@@ -40,9 +40,9 @@ struct Args {
     /// Positions held out for validation (the last ones read).
     #[arg(long, default_value_t = 10_000)]
     validation: usize,
-    /// Read at most this many positions (68 bytes of memory each; `--mirror` makes its
+    /// Read at most this many positions (28 bytes of memory each; `--mirror` makes its
     /// images in the batches); the reading stops there, and says so.
-    #[arg(long, default_value_t = 100_000_000)]
+    #[arg(long, default_value_t = 300_000_000)]
     max_positions: usize,
     /// Adds every training position mirrored left to right (files a <-> h).
     #[arg(long)]
@@ -57,6 +57,11 @@ struct Args {
     /// weights; its hidden size and activation replace --hidden and --activation.
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
+    /// Keep the training's state in FILE after each epoch, and continue from it when it
+    /// exists (a stopped run goes on where it stopped, with the bytes of an unstopped one);
+    /// refused if another run (settings, data size) made it.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
 }
 
 /// The output activation on the command line.
@@ -77,12 +82,14 @@ fn main() {
             Some((p, n)) if n.parse::<usize>().is_ok() => (p, n.parse().unwrap_or(usize::MAX)),
             _ => (spec.as_str(), usize::MAX),
         };
-        let left = args.max_positions.saturating_sub(set.len());
-        match load(Path::new(path), files, left, args.validation) {
-            Ok((s, p)) => {
-                set.extend(s);
-                positions.extend(p);
-            }
+        match load(
+            Path::new(path),
+            files,
+            args.max_positions,
+            args.validation,
+            &mut set,
+        ) {
+            Ok(p) => positions.extend(p),
             Err(e) => {
                 eprintln!("chess-nnue: {path}: {e}");
                 std::process::exit(1);
@@ -152,16 +159,60 @@ fn main() {
         seed: args.seed,
         mirror: args.mirror,
     };
+    let mut progress = Progress::new(model.hidden);
+    if let Some(path) = &args.checkpoint {
+        match std::fs::read(path) {
+            Ok(bytes) => match Progress::resume(&bytes, &mut model, &settings, set.len()) {
+                Ok(p) => {
+                    eprintln!(
+                        "continuing from {} after epoch {}: held-out loss {:.6}",
+                        path.display(),
+                        p.epoch,
+                        loss(&model, &held, args.lambda)
+                    );
+                    progress = p;
+                }
+                Err(e) => {
+                    eprintln!(
+                        "chess-nnue: {}: {e}; delete it to start over",
+                        path.display()
+                    );
+                    std::process::exit(1);
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                eprintln!("chess-nnue: {}: {e}", path.display());
+                std::process::exit(1);
+            }
+        }
+    }
     let t1 = std::time::Instant::now();
-    let n = copies * set.len();
-    train(&mut model, &set, &settings, |epoch, l, m| {
-        let secs = t1.elapsed().as_secs_f64();
-        eprintln!(
+    let (n, first) = (copies * set.len(), progress.epoch);
+    train_from(
+        &mut model,
+        &mut progress,
+        &set,
+        &settings,
+        |epoch, l, m, p| {
+            let secs = t1.elapsed().as_secs_f64();
+            eprintln!(
             "epoch {epoch}: train loss {l:.6}, held-out loss {:.6}, {secs:.0} s ({:.0} positions/s)",
             loss(m, &held, args.lambda),
-            (n as f64 * f64::from(epoch)) / secs.max(1e-9)
+            (n as f64 * f64::from(epoch - first)) / secs.max(1e-9)
         );
-    });
+            if let Some(path) = &args.checkpoint {
+                // Written whole, then renamed: a stop while writing keeps the last epoch's.
+                let tmp = path.with_extension("tmp");
+                let written = std::fs::write(&tmp, p.checkpoint(m, &settings, set.len()))
+                    .and_then(|()| std::fs::rename(&tmp, path));
+                if let Err(e) = written {
+                    eprintln!("chess-nnue: {}: {e}", path.display());
+                    std::process::exit(1);
+                }
+            }
+        },
+    );
     let bytes = model.quantise();
     let net = match Network::parse(&bytes) {
         Ok(n) => n,
