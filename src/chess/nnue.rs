@@ -4,7 +4,9 @@
 //!
 //! - **Inputs**: for each perspective (white's and black's), 768 binary features, one per
 //!   (own or enemy piece, role, square), the squares of black's perspective mirrored
-//!   vertically ([`feature`]).
+//!   vertically ([`feature`]). With king buckets the feature weights come in `B` sets and
+//!   each perspective uses the set of its own king's zone ([`king_bucket`]); a king move
+//!   into another zone refreshes the accumulator.
 //! - **Accumulator**: per perspective, `H` sums of i16: the bias plus the weight column of
 //!   each present feature ([`Accumulator`]). A move adds and subtracts the few columns of the
 //!   pieces it moves, so the search updates it incrementally instead of summing 32 columns.
@@ -28,8 +30,8 @@
 //! | 8 | magic `KGNNUE1\0` |
 //! | 2 | `H`, the hidden size (1..=[`MAX_HIDDEN`]) |
 //! | 1 | activation: 0 clipped ReLU, 1 squared clipped ReLU |
-//! | 1 | 0 |
-//! | 768 x H x 2 | feature weights, feature by feature (column `f` is `H` values) |
+//! | 1 | king buckets `B`: 0 (one set of feature weights), 4 or 8 ([`king_bucket`]) |
+//! | B x 768 x H x 2 | feature weights, set by set, feature by feature (column `f` of set `b` is the `H` values at `b * 768 + f`) |
 //! | H x 2 | feature biases |
 //! | 2H x 2 | output weights: side to move's half, then the other side's |
 //! | 4 | output bias (i32) |
@@ -68,7 +70,7 @@ pub enum Activation {
 /// Why a network's bytes were refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// Not the magic, or an unknown activation.
+    /// Not the magic, an unknown activation or an unknown number of king buckets.
     Header,
     /// A hidden size of 0 or above [`MAX_HIDDEN`].
     Hidden,
@@ -81,7 +83,7 @@ pub enum NetError {
 impl core::fmt::Display for NetError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            NetError::Header => "not a kgames network (bad magic or activation)",
+            NetError::Header => "not a kgames network (bad magic, activation or king buckets)",
             NetError::Hidden => "a hidden size of 0 or above the maximum",
             NetError::Length => "a length other than the header implies",
             NetError::Range => "a feature weight or bias out of range",
@@ -89,9 +91,41 @@ impl core::fmt::Display for NetError {
     }
 }
 
-/// The length in bytes of a network of hidden size `h`.
-pub const fn net_len(h: usize) -> usize {
-    HEADER + INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4
+/// The length in bytes of a network of hidden size `h` with `buckets` sets of feature
+/// weights (1 without king buckets).
+pub const fn net_len(h: usize, buckets: usize) -> usize {
+    HEADER + buckets * INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4
+}
+
+/// The set of feature weights a perspective uses among `buckets` (1, 4 or 8), from its own
+/// king's square `sq` as it sees it (0..64, [`feature`]'s orientation: a1 = 0 for white,
+/// a8 = 0 for black): with 4, the king on its first rank in files a-c, d-e or f-h (0, 1, 2)
+/// or anywhere else (3); with 8, the same on the first rank (0-2) and on the second (3-5),
+/// then ranks 3-4 (6) and 5-8 (7). The zones are symmetric left to right, so a position and
+/// its mirror image use mirrored sets. 0 for any other count.
+pub const fn king_bucket(buckets: usize, sq: usize) -> usize {
+    let zone = match sq % 8 {
+        0..=2 => 0,
+        3 | 4 => 1,
+        _ => 2,
+    };
+    match (buckets, sq / 8) {
+        (4 | 8, 0) => zone,
+        (4, _) => 3,
+        (8, 1) => 3 + zone,
+        (8, 2 | 3) => 6,
+        (8, _) => 7,
+        _ => 0,
+    }
+}
+
+/// The first row of `perspective`'s set among `sets` (white's, black's).
+#[inline(always)]
+fn set_for(sets: [usize; 2], perspective: Color) -> usize {
+    match perspective {
+        Color::White => sets[0],
+        Color::Black => sets[1],
+    }
 }
 
 /// The largest output weight magnitude with which a squared clipped-ReLU network sums its
@@ -307,6 +341,8 @@ pub struct Network<'n> {
     bytes: &'n [u8],
     hidden: usize,
     activation: Activation,
+    /// Sets of feature weights: 1, or the king buckets ([`king_bucket`]).
+    buckets: usize,
     /// Every output weight is within [`SQUARED_LANE_WEIGHT`]: a squared output may be summed
     /// in i32 lanes.
     small_outputs: bool,
@@ -323,9 +359,14 @@ impl<'n> Network<'n> {
     /// weight and bias.
     pub fn parse(bytes: &'n [u8]) -> Result<Network<'n>, NetError> {
         let head = bytes.get(..HEADER).ok_or(NetError::Length)?;
-        if head.get(..8) != Some(&MAGIC[..]) || head.get(11) != Some(&0) {
+        if head.get(..8) != Some(&MAGIC[..]) {
             return Err(NetError::Header);
         }
+        let buckets = match head.get(11) {
+            Some(0) => 1,
+            Some(&b @ (4 | 8)) => usize::from(b),
+            _ => return Err(NetError::Header),
+        };
         let hidden = match (head.get(8), head.get(9)) {
             (Some(&lo), Some(&hi)) => usize::from(u16::from_le_bytes([lo, hi])),
             _ => return Err(NetError::Header),
@@ -338,23 +379,25 @@ impl<'n> Network<'n> {
             Some(1) => Activation::SquaredClippedRelu,
             _ => return Err(NetError::Header),
         };
-        if bytes.len() != net_len(hidden) {
+        if bytes.len() != net_len(hidden, buckets) {
             return Err(NetError::Length);
         }
+        let rows = buckets * INPUTS;
         let ft = bytes
-            .get(HEADER..HEADER + (INPUTS + 1) * hidden * 2)
+            .get(HEADER..HEADER + (rows + 1) * hidden * 2)
             .ok_or(NetError::Length)?;
         if Values(ft).any(|w| i32::from(w).abs() > MAX_FT) {
             return Err(NetError::Range);
         }
         let out = bytes
-            .get(HEADER + (INPUTS + 1) * hidden * 2..HEADER + (INPUTS + 3) * hidden * 2)
+            .get(HEADER + (rows + 1) * hidden * 2..HEADER + (rows + 3) * hidden * 2)
             .ok_or(NetError::Length)?;
         let small_outputs = Values(out).all(|w| i32::from(w).abs() <= SQUARED_LANE_WEIGHT);
         Ok(Network {
             bytes,
             hidden,
             activation,
+            buckets,
             small_outputs,
             avx2: None,
         })
@@ -397,6 +440,40 @@ impl<'n> Network<'n> {
         self.activation
     }
 
+    /// The sets of feature weights: 1, or the number of king buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The feature-weight rows before the feature biases.
+    #[inline(always)]
+    fn rows(&self) -> usize {
+        self.buckets * INPUTS
+    }
+
+    /// The first row of the set `perspective` uses in `pos` ([`king_bucket`]).
+    #[inline(always)]
+    fn set_of(&self, pos: &Position, perspective: Color) -> usize {
+        if self.buckets == 1 {
+            return 0;
+        }
+        let sq = match (pos.king_of(perspective), perspective) {
+            (Some(k), Color::White) => k.index(),
+            (Some(k), Color::Black) => k.index() ^ 56,
+            (None, _) => 0,
+        };
+        king_bucket(self.buckets, sq & 63) * INPUTS
+    }
+
+    /// The first rows of both perspectives' sets in `pos`, white's first.
+    #[inline(always)]
+    fn sets(&self, pos: &Position) -> [usize; 2] {
+        [
+            self.set_of(pos, Color::White),
+            self.set_of(pos, Color::Black),
+        ]
+    }
+
     /// The bytes of `count` i16 starting at value `index` after the header (empty when out of
     /// range, which `parse` rules out).
     #[inline(always)]
@@ -420,7 +497,8 @@ impl<'n> Network<'n> {
 
     /// Sets `acc` to the bias plus every piece's column, from both perspectives.
     pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
-        let bias = self.values(INPUTS * self.hidden, self.hidden);
+        let sets = self.sets(pos);
+        let bias = self.values(self.rows() * self.hidden, self.hidden);
         for side in &mut acc.v {
             for (a, w) in side.iter_mut().zip(Values(bias)) {
                 *a = w;
@@ -430,28 +508,40 @@ impl<'n> Network<'n> {
             for role in Role::ALL {
                 let piece = Piece { color, role };
                 for sq in pos.by_piece(piece) {
-                    self.add(acc, piece, sq);
+                    self.add(acc, sets, piece, sq);
                 }
             }
         }
     }
 
-    /// Adds the columns of `piece` on `sq` to both perspectives of `acc`.
+    /// [`Network::refresh`] out of line, for the rare update that needs it (a king into
+    /// another zone), so that the common update's code stays as small as without buckets.
+    #[cold]
+    #[inline(never)]
+    fn refresh_cold(&self, pos: &Position, acc: &mut Accumulator) {
+        self.refresh(pos, acc);
+    }
+
+    /// Adds the columns of `piece` on `sq` to both perspectives of `acc`, in the sets
+    /// starting at rows `sets`.
     #[inline(always)]
-    fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+    fn add(&self, acc: &mut Accumulator, sets: [usize; 2], piece: Piece, sq: Square) {
         for (persp, side) in Color::ALL.into_iter().zip(acc.v.iter_mut()) {
-            let col = self.column(feature(persp, piece, sq));
+            let set = set_for(sets, persp);
+            let col = self.column(set + feature(persp, piece, sq));
             for (a, w) in side.iter_mut().zip(Values(col)) {
                 *a = a.wrapping_add(w);
             }
         }
     }
 
-    /// Subtracts the columns of `piece` on `sq` from both perspectives of `acc`.
+    /// Subtracts the columns of `piece` on `sq` from both perspectives of `acc`, in the
+    /// sets starting at rows `sets`.
     #[inline(always)]
-    fn sub(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
+    fn sub(&self, acc: &mut Accumulator, sets: [usize; 2], piece: Piece, sq: Square) {
         for (persp, side) in Color::ALL.into_iter().zip(acc.v.iter_mut()) {
-            let col = self.column(feature(persp, piece, sq));
+            let set = set_for(sets, persp);
+            let col = self.column(set + feature(persp, piece, sq));
             for (a, w) in side.iter_mut().zip(Values(col)) {
                 *a = a.wrapping_sub(w);
             }
@@ -462,7 +552,8 @@ impl<'n> Network<'n> {
     /// columns of the pieces that left a square are subtracted, those of the pieces that
     /// arrived added (any move, castling, en passant, promotion or a null move alike). Only
     /// the `H` sums in use are written, in one pass from `parent` for the moves of a game
-    /// (at most two pieces leave and two arrive; more fall back to one pass per piece).
+    /// (at most two pieces leave and two arrive; more fall back to one pass per piece). A
+    /// king move into another king bucket refreshes `acc` from `after` instead.
     pub fn update(
         &self,
         parent: &Accumulator,
@@ -470,6 +561,32 @@ impl<'n> Network<'n> {
         after: &Position,
         acc: &mut Accumulator,
     ) {
+        match self.buckets {
+            1 => self.update_in::<false>(parent, before, after, acc),
+            _ => self.update_in::<true>(parent, before, after, acc),
+        }
+    }
+
+    /// [`Network::update`], compiled apart for networks with king buckets (`BUCKETED`) and
+    /// without, where every set is the first and the columns are those of before buckets.
+    #[inline(always)]
+    fn update_in<const BUCKETED: bool>(
+        &self,
+        parent: &Accumulator,
+        before: &Position,
+        after: &Position,
+        acc: &mut Accumulator,
+    ) {
+        let sets = if BUCKETED {
+            let sets = self.sets(after);
+            if sets != self.sets(before) {
+                self.refresh_cold(after, acc);
+                return;
+            }
+            sets
+        } else {
+            [0, 0]
+        };
         let none = Piece {
             color: Color::White,
             role: Role::Pawn,
@@ -502,21 +619,22 @@ impl<'n> Network<'n> {
         }
         let (Some(gone), Some(came), false) = (gone.get(..n_gone), came.get(..n_came), more) else {
             *acc = *parent;
-            self.apply_all(acc, before, after);
+            self.apply_all(acc, sets, before, after);
             return;
         };
         let h = self.hidden;
-        if self.update_avx2(parent, gone, came, acc) {
+        if self.update_avx2(parent, sets, gone, came, acc) {
             return;
         }
         for (persp, (dst, src)) in Color::ALL
             .into_iter()
             .zip(acc.v.iter_mut().zip(parent.v.iter()))
         {
+            let set = set_for(sets, persp);
             let (Some(dst), Some(src)) = (dst.get_mut(..h), src.get(..h)) else {
                 continue;
             };
-            let col = |(piece, sq): (Piece, Square)| self.column(feature(persp, piece, sq));
+            let col = |(piece, sq): (Piece, Square)| self.column(set + feature(persp, piece, sq));
             match (gone, came) {
                 // A quiet move.
                 ([g], [c]) if !cfg!(target_feature = "sse2") => {
@@ -567,6 +685,7 @@ impl<'n> Network<'n> {
     fn update_avx2(
         &self,
         parent: &Accumulator,
+        sets: [usize; 2],
         gone: &[(Piece, Square)],
         came: &[(Piece, Square)],
         acc: &mut Accumulator,
@@ -584,7 +703,8 @@ impl<'n> Network<'n> {
             .into_iter()
             .zip(acc.v.iter_mut().zip(parent.v.iter()))
         {
-            let col = |(piece, sq): (Piece, Square)| self.column(feature(persp, piece, sq));
+            let set = set_for(sets, persp);
+            let col = |(piece, sq): (Piece, Square)| self.column(set + feature(persp, piece, sq));
             let mut cols: [&[u8]; 2] = [&[], &[]];
             for (slot, &g) in cols.iter_mut().zip(gone) {
                 *slot = col(g);
@@ -604,17 +724,24 @@ impl<'n> Network<'n> {
         done
     }
 
-    /// Updates `acc` from `before` to `after` one piece at a time (any two positions).
-    fn apply_all(&self, acc: &mut Accumulator, before: &Position, after: &Position) {
+    /// Updates `acc` from `before` to `after` one piece at a time (any two positions whose
+    /// perspectives use the sets starting at rows `sets`).
+    fn apply_all(
+        &self,
+        acc: &mut Accumulator,
+        sets: [usize; 2],
+        before: &Position,
+        after: &Position,
+    ) {
         for color in Color::ALL {
             for role in Role::ALL {
                 let piece = Piece { color, role };
                 let (b, a) = (before.by_piece(piece), after.by_piece(piece));
                 for sq in b & !a {
-                    self.sub(acc, piece, sq);
+                    self.sub(acc, sets, piece, sq);
                 }
                 for sq in a & !b {
-                    self.add(acc, piece, sq);
+                    self.add(acc, sets, piece, sq);
                 }
             }
         }
@@ -674,8 +801,8 @@ impl<'n> Network<'n> {
             Color::Black => (&acc.v[1], &acc.v[0]),
         };
         let h = self.hidden;
-        let out_us = self.values((INPUTS + 1) * h, h);
-        let out_them = self.values((INPUTS + 2) * h, h);
+        let out_us = self.values((self.rows() + 1) * h, h);
+        let out_them = self.values((self.rows() + 2) * h, h);
         let sum = match self.activation {
             Activation::ClippedRelu => {
                 let (us_sum, them_sum) = self.dots::<false>(us, out_us, them, out_them);

@@ -5,7 +5,7 @@
 
 use crate::data::{parse_line, Result3};
 use kgames_chess::nnue::{
-    net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
+    king_bucket, net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
 };
 use kgames_chess::position::Position;
 use kgames_chess::square::Color;
@@ -101,8 +101,9 @@ impl Entry {
 
     /// The features of both perspectives, the side to move's first (`len` of each used):
     /// `kgames_chess::nnue::feature` of each piece, white's pieces first, by role, then by
-    /// square.
-    fn features(&self) -> ([u16; MAX_PIECES], [u16; MAX_PIECES], usize) {
+    /// square; with `buckets` king buckets, each perspective's in the set of its own king's
+    /// zone ([`king_bucket`]: set `b`'s features are `b * 768 + f`).
+    fn features(&self, buckets: usize) -> ([u16; MAX_PIECES], [u16; MAX_PIECES], usize) {
         let occupied = u64::from_le_bytes(self.occupied);
         let (stm, flip) = match self.flags & BLACK_TO_MOVE {
             0 => (0, 0),
@@ -132,6 +133,16 @@ impl Entry {
             start[code] += 1;
             us[i] = ((side * 6 + role) * 64 + (sq ^ flip)) ^ file;
             t[i] = them(us[i]);
+        }
+        if buckets > 1 {
+            // Each side's own king: role 5 of the side's own half of its features.
+            let king = |list: &[u16; MAX_PIECES]| {
+                let k = list.iter().take(n).find(|&&f| f / 64 == 5).copied();
+                king_bucket(buckets, usize::from(k.unwrap_or(0) % 64)) as u16 * INPUTS as u16
+            };
+            let (set_us, set_them) = (king(&us), king(&t));
+            us.iter_mut().take(n).for_each(|f| *f += set_us);
+            t.iter_mut().take(n).for_each(|f| *f += set_them);
         }
         (us, t, n)
     }
@@ -190,7 +201,9 @@ pub struct Model {
     pub hidden: usize,
     /// Output activation.
     pub activation: Activation,
-    /// Feature weights, feature-major (`INPUTS x hidden`).
+    /// Sets of feature weights: 1, or the king buckets.
+    pub buckets: usize,
+    /// Feature weights, feature-major (`buckets x INPUTS x hidden`).
     pub w1: Vec<f32>,
     /// Feature biases.
     pub b1: Vec<f32>,
@@ -245,13 +258,22 @@ impl SplitMix {
 impl Model {
     /// A model with small random weights.
     pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
+        Model::with_buckets(hidden, activation, 1, seed)
+    }
+
+    /// A model with small random weights and `buckets` sets of feature weights (1, 4 or 8:
+    /// [`king_bucket`]); with 1, the weights of [`Model::new`].
+    pub fn with_buckets(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Model {
         let mut rng = SplitMix(kgames_common::rng::Rng::new(seed));
         let s1 = (1.0 / 32.0f32).sqrt();
         let s2 = (1.0 / hidden as f32).sqrt();
         Model {
             hidden,
             activation,
-            w1: (0..INPUTS * hidden).map(|_| rng.unit() * s1).collect(),
+            buckets,
+            w1: (0..buckets * INPUTS * hidden)
+                .map(|_| rng.unit() * s1)
+                .collect(),
             b1: (0..hidden).map(|_| rng.unit() * 0.1 + 0.1).collect(),
             w2: (0..2 * hidden).map(|_| rng.unit() * s2).collect(),
             b2: 0.0,
@@ -276,7 +298,7 @@ impl Model {
 
     /// The accumulators of both perspectives, the side to move's first.
     fn hidden_sums(&self, e: &Entry) -> (Vec<f32>, Vec<f32>) {
-        let (us, them, n) = e.features();
+        let (us, them, n) = e.features(self.buckets);
         let (mut a_us, mut a_them) = (vec![0.0; self.hidden], vec![0.0; self.hidden]);
         self.accumulate(&us[..n], &mut a_us);
         self.accumulate(&them[..n], &mut a_them);
@@ -324,14 +346,18 @@ impl Model {
 
     /// The engine's byte format (see [`kgames_chess::nnue`]).
     pub fn quantise(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(net_len(self.hidden));
+        let mut b = Vec::with_capacity(net_len(self.hidden, self.buckets));
         b.extend_from_slice(&MAGIC);
         b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
         b.push(match self.activation {
             Activation::ClippedRelu => 0,
             Activation::SquaredClippedRelu => 1,
         });
-        b.push(0);
+        b.push(if self.buckets > 1 {
+            self.buckets as u8
+        } else {
+            0
+        });
         let q = |x: f32, scale: i32, lim: i32| -> i16 {
             ((x * scale as f32).round() as i32).clamp(-lim, lim) as i16
         };
@@ -344,6 +370,17 @@ impl Model {
         let bias = (self.b2 * (QA * QB) as f32).round() as i32;
         b.extend_from_slice(&bias.to_le_bytes());
         b
+    }
+
+    /// The same network with `buckets` sets of feature weights, each a copy of this one's
+    /// single set (the same evaluations, for training king buckets from a network without);
+    /// `None` when this one has buckets already.
+    pub fn spread(&self, buckets: usize) -> Option<Model> {
+        (self.buckets == 1).then(|| Model {
+            buckets,
+            w1: self.w1.repeat(buckets),
+            ..self.clone()
+        })
     }
 
     /// The float model of a network file (the inverse of [`Model::quantise`]: quantising it
@@ -359,11 +396,12 @@ impl Model {
         let mut take = |n: usize, scale: i32| -> Vec<f32> {
             words.by_ref().take(n).map(|w| w / scale as f32).collect()
         };
-        let w1 = take(INPUTS * hidden, QA);
+        let buckets = net.buckets();
+        let w1 = take(buckets * INPUTS * hidden, QA);
         let b1 = take(hidden, QA);
         let w2 = take(2 * hidden, QB);
         // The output bias: the file's last 4 bytes.
-        let at = net_len(hidden) - 4;
+        let at = net_len(hidden, buckets) - 4;
         let bias = bytes
             .get(at..at + 4)
             .and_then(|b| b.try_into().ok())
@@ -372,6 +410,7 @@ impl Model {
         Ok(Model {
             hidden,
             activation: net.activation(),
+            buckets,
             w1,
             b1,
             w2,
@@ -420,9 +459,9 @@ struct Grad {
 }
 
 impl Grad {
-    fn new(h: usize) -> Grad {
+    fn new(rows: usize, h: usize) -> Grad {
         Grad {
-            w1: vec![0.0; INPUTS * h],
+            w1: vec![0.0; rows * h],
             b1: vec![0.0; h],
             w2: vec![0.0; 2 * h],
             b2: 0.0,
@@ -441,7 +480,7 @@ fn backprop(m: &Model, batch: &[Entry], lambda: f32, g: &mut Grad) {
     g.b2 = 0.0;
     g.loss = 0.0;
     for e in batch {
-        let (us, them, n) = e.features();
+        let (us, them, n) = e.features(m.buckets);
         let (us, them) = (&us[..n], &them[..n]);
         m.accumulate(us, &mut a_us);
         m.accumulate(them, &mut a_them);
@@ -543,13 +582,14 @@ pub struct Progress {
 const CHECKPOINT_MAGIC: [u8; 8] = *b"KGNNCKP1";
 
 impl Progress {
-    /// A run's start: no epoch done.
-    pub fn new(hidden: usize) -> Progress {
+    /// A run's start for `model`: no epoch done.
+    pub fn new(model: &Model) -> Progress {
+        let hidden = model.hidden;
         Progress {
             epoch: 0,
             step: 0,
             adam: [
-                Adam::new(INPUTS * hidden),
+                Adam::new(model.buckets * INPUTS * hidden),
                 Adam::new(hidden),
                 Adam::new(2 * hidden),
                 Adam::new(1),
@@ -563,6 +603,7 @@ impl Progress {
         vec![
             model.hidden as u64,
             u64::from(model.activation == Activation::SquaredClippedRelu),
+            model.buckets as u64,
             u64::from(t.epochs),
             t.batch as u64,
             u64::from(t.lr.to_bits()),
@@ -614,12 +655,12 @@ impl Progress {
         let got: Vec<u64> = words.by_ref().take(want.len()).collect();
         if got != want {
             return Err(format!(
-                "made by another run (hidden, activation, epochs, batch, lr, lambda, threads, \
-                 seed, mirror, positions: {got:?}, this run's {want:?})"
+                "made by another run (hidden, activation, buckets, epochs, batch, lr, lambda, \
+                 threads, seed, mirror, positions: {got:?}, this run's {want:?})"
             ));
         }
         let last = words.next().unwrap_or_default();
-        let mut p = Progress::new(model.hidden);
+        let mut p = Progress::new(model);
         (p.epoch, p.step) = (last as u32, (last >> 32) as i32);
         let mut floats = rest.chunks_exact(4).map(|w| {
             let mut a = [0u8; 4];
@@ -644,7 +685,8 @@ impl Progress {
             *x = v;
             read += 1;
         }
-        let expected = (INPUTS + 1 + 2) * model.hidden + 1 + 2 * ((INPUTS + 3) * model.hidden + 1);
+        let rows = model.buckets * INPUTS;
+        let expected = (rows + 3) * model.hidden + 1 + 2 * ((rows + 3) * model.hidden + 1);
         if read != expected || floats.next().is_some() || p.epoch > t.epochs {
             return Err(format!("damaged ({read} of {expected} values)"));
         }
@@ -659,7 +701,7 @@ pub fn train(
     t: &Train,
     mut report: impl FnMut(u32, f64, &Model),
 ) {
-    let mut progress = Progress::new(model.hidden);
+    let mut progress = Progress::new(model);
     train_from(model, &mut progress, set, t, |e, l, m, _| report(e, l, m));
 }
 
@@ -682,8 +724,9 @@ pub fn train_from(
     assert!(u32::try_from(total_len).is_ok(), "fewer than 2^32 entries");
     let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
     let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
-    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(h)).collect();
-    let mut total = Grad::new(h);
+    let rows = model.buckets * INPUTS;
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(rows, h)).collect();
+    let mut total = Grad::new(rows, h);
     for epoch in 1..=t.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -818,10 +861,25 @@ mod tests {
         for pos in positions {
             let e = Entry::new(&pos, 0, Result3::Draw);
             for (entry, mirror) in [(e.clone(), false), (e.mirrored(), true)] {
-                let (us, them, n) = entry.features();
+                let (us, them, n) = entry.features(1);
                 assert_eq!(us[..n], reference(&pos, pos.turn(), mirror)[..]);
                 assert_eq!(them[..n], reference(&pos, pos.turn().other(), mirror)[..]);
                 assert_eq!(entry.len(), n);
+                // With king buckets: the same features in the set of each side's king zone.
+                for buckets in [4, 8] {
+                    let (bus, bthem, bn) = entry.features(buckets);
+                    assert_eq!(bn, n);
+                    for (side, list, plain) in
+                        [(pos.turn(), bus, us), (pos.turn().other(), bthem, them)]
+                    {
+                        let king = pos.king_of(side).expect("a king").index();
+                        let flip = if side == Color::Black { 56 } else { 0 };
+                        let sq = king ^ flip ^ if mirror { 7 } else { 0 };
+                        let set = (king_bucket(buckets, sq) * INPUTS) as u16;
+                        let want: Vec<u16> = plain[..n].iter().map(|f| f + set).collect();
+                        assert_eq!(list[..n], want[..]);
+                    }
+                }
             }
         }
     }

@@ -50,8 +50,13 @@ fn float_and_integer_networks_agree() {
     let set = training_set();
     assert!(set.len() > 300, "{}", set.len());
     let held = held_out();
-    for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
-        let mut model = Model::new(32, activation, 1);
+    for (activation, buckets) in [
+        (Activation::ClippedRelu, 1),
+        (Activation::SquaredClippedRelu, 1),
+        (Activation::SquaredClippedRelu, 4),
+        (Activation::ClippedRelu, 8),
+    ] {
+        let mut model = Model::with_buckets(32, activation, buckets, 1);
         let before = loss(&model, &set, 0.75);
         let t = short_run(8, false);
         train(&mut model, &set, &t, |_, _, _| {});
@@ -62,6 +67,7 @@ fn float_and_integer_networks_agree() {
         );
         let bytes = model.quantise();
         let net = Network::parse(&bytes).expect("the quantised network is valid");
+        assert_eq!(net.buckets(), buckets);
         let a = agreement(&model, &net, &held);
         assert!(a.positions > 9_000, "{activation:?}: {a:?}");
         assert_eq!(a.beyond_bound, 0, "{activation:?}: {a:?}");
@@ -131,7 +137,7 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     // The same run, stopped after its second epoch.
     let mut stopped = Model::new(16, Activation::SquaredClippedRelu, 1);
     let mut checkpoint = Vec::new();
-    let mut progress = Progress::new(16);
+    let mut progress = Progress::new(&stopped);
     train_from(&mut stopped, &mut progress, &set, &t, |epoch, _, m, p| {
         if epoch == 2 {
             checkpoint = p.checkpoint(m, &t, set.len());
@@ -160,4 +166,26 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     assert!(Progress::resume(&checkpoint, &mut wider, &t, set.len()).is_err());
     let cut = &checkpoint[..checkpoint.len() - 4];
     assert!(Progress::resume(cut, &mut m, &t, set.len()).is_err());
+}
+
+/// A network copied into king buckets evaluates as before, float and integer alike, and
+/// reads back with its buckets.
+#[test]
+fn a_network_spread_into_buckets_evaluates_alike() {
+    let bytes = include_bytes!("../../../src/chess/nnue.bin");
+    let model = Model::dequantise(bytes).expect("the shipped network reads back");
+    let spread = model.spread(4).expect("no buckets yet");
+    assert!(spread.spread(8).is_none());
+    let (net, spread_bytes) = (Network::parse(bytes).unwrap(), spread.quantise());
+    let spread_net = Network::parse(&spread_bytes).expect("valid");
+    assert_eq!(spread_net.buckets(), 4);
+    assert_eq!(Model::dequantise(&spread_bytes).unwrap().buckets, 4);
+    for pos in random_positions(3, 2_000, 100) {
+        let e = Entry::new(&pos, 0, chess_lab::data::Result3::Draw);
+        assert_eq!(model.centipawns(&e), spread.centipawns(&e));
+        assert_eq!(
+            net.evaluate_position(&pos),
+            spread_net.evaluate_position(&pos)
+        );
+    }
 }

@@ -6,10 +6,11 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{
-    net_len, Accumulator, Avx2, FpuSection, NetError, Network, HEADER, INPUTS, MAGIC, MAX_FT,
-    MAX_HIDDEN, QA, QB, SCALE, SQUARED_LANE_WEIGHT,
+    king_bucket, net_len, Accumulator, Avx2, FpuSection, NetError, Network, HEADER, INPUTS, MAGIC,
+    MAX_FT, MAX_HIDDEN, QA, QB, SCALE, SQUARED_LANE_WEIGHT,
 };
 use kgames_chess::position::Position;
+use kgames_chess::square::Color;
 
 /// `net` with the plain loops, and in AVX2 where this CPU has it (then `[scalar, avx2]`).
 fn variants(net: Network<'_>) -> Vec<Network<'_>> {
@@ -32,13 +33,98 @@ fn incremental_accumulators_equal_a_refresh_after_every_move() {
     }
 }
 
+/// A network's king buckets: the accumulators of random games with king moves across the
+/// zones equal a refresh, and each perspective adds the set of its own king's zone.
+#[test]
+fn king_buckets_follow_each_kings_zone() {
+    for buckets in [4, 8] {
+        let bytes = random_network(32, buckets, 3);
+        let net = Network::parse(&bytes).expect("a valid bucketed network");
+        assert_eq!(net.buckets(), buckets);
+        for net in variants(net) {
+            incremental_accumulators(net);
+        }
+        // Set b's weights all b + 1, the bias 0: a sum is the pieces times its set's b + 1.
+        let mut bytes = uniform(16, 0, 0, 1, 0);
+        bytes[11] = buckets as u8;
+        bytes.truncate(HEADER);
+        for b in 0..buckets {
+            bytes.extend((0..INPUTS * 16).flat_map(|_| (b as i16 + 1).to_le_bytes()));
+        }
+        bytes.extend((0..16).flat_map(|_| 0i16.to_le_bytes()));
+        bytes.extend((0..32).flat_map(|_| 1i16.to_le_bytes()));
+        bytes.extend(0i32.to_le_bytes());
+        let net = Network::parse(&bytes).expect("a valid bucketed network");
+        for (fen, white_sq, black_sq) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", 4, 4),
+            ("1k6/8/8/8/8/8/8/6K1 b - - 0 1", 6, 1),
+            ("8/8/8/3k4/8/8/1K6/8 w - - 0 1", 9, 35 ^ 56),
+            ("8/6k1/8/8/8/8/8/K7 w - - 0 1", 0, 54 ^ 56),
+        ] {
+            let pos = Position::from_fen(fen.as_bytes()).expect("a FEN");
+            let mut acc = Accumulator::EMPTY;
+            net.refresh(&pos, &mut acc);
+            for (color, sq) in [(Color::White, white_sq), (Color::Black, black_sq)] {
+                let want = 2 * (king_bucket(buckets, sq) as i16 + 1);
+                assert_eq!(
+                    acc.sums(color)[0],
+                    want,
+                    "{fen}, {color:?}, {buckets} buckets"
+                );
+            }
+        }
+    }
+    // The zones: 4 and 8 sets, mirrored left to right, other counts one set.
+    for sq in 0..64 {
+        let mirror = |b: usize| [2, 1, 0, 5, 4, 3, 6, 7][b];
+        for buckets in [4, 8] {
+            let b = king_bucket(buckets, sq);
+            assert!(b < buckets);
+            let m = king_bucket(buckets, sq ^ 7);
+            assert_eq!(m, if b == 3 && buckets == 4 { 3 } else { mirror(b) });
+        }
+        assert_eq!(king_bucket(1, sq), 0);
+    }
+    assert_eq!(king_bucket(4, 6), 2);
+    assert_eq!(king_bucket(8, 12), 4);
+    assert_eq!(king_bucket(8, 40), 7);
+}
+
+/// A network of hidden size `h` with `buckets` sets (0 for one) of random feature weights
+/// within `+-MAX_FT`, random output weights within a few hundred, from `seed`.
+fn random_network(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut b = MAGIC.to_vec();
+    b.extend_from_slice(&(h as u16).to_le_bytes());
+    b.extend_from_slice(&[1, buckets as u8]);
+    let mut value = |limit: i32| (rng.below(2 * limit as u32 + 1) as i32 - limit) as i16;
+    for _ in 0..(buckets.max(1) * INPUTS + 1) * h {
+        b.extend_from_slice(&value(MAX_FT / 4).to_le_bytes());
+    }
+    for _ in 0..2 * h {
+        b.extend_from_slice(&value(300).to_le_bytes());
+    }
+    b.extend_from_slice(&12_345i32.to_le_bytes());
+    assert_eq!(b.len(), net_len(h, buckets.max(1)));
+    b
+}
+
 /// For each move of 200 random games (null moves included), `net`'s update from the
-/// parent's accumulator equals a refresh, and the evaluation equals the plain one.
+/// parent's accumulator equals a refresh, and the evaluation equals the plain one; with
+/// king buckets, some of the moves take a king into another zone.
 fn incremental_accumulators(net: Network<'_>) {
     let plain = net.scalar();
     let mut rng = Rng::new(7);
     let mut list = MoveList::new();
-    let mut moves = 0;
+    let (mut moves, mut crossings) = (0, 0);
+    let zones = |pos: &Position| {
+        [Color::White, Color::Black].map(|c| {
+            let sq = pos
+                .king_of(c)
+                .map_or(0, |k| k.index() ^ if c == Color::Black { 56 } else { 0 });
+            king_bucket(net.buckets(), sq)
+        })
+    };
     for _ in 0..200 {
         let mut game = Game::new();
         let mut acc = Accumulator::EMPTY;
@@ -56,6 +142,7 @@ fn incremental_accumulators(net: Network<'_>) {
                 after.play(m);
                 game.play(m);
             }
+            crossings += usize::from(zones(&before) != zones(&after));
             let mut next = Accumulator::EMPTY;
             net.update(&acc, &before, &after, &mut next);
             let mut fresh = Accumulator::EMPTY;
@@ -77,6 +164,7 @@ fn incremental_accumulators(net: Network<'_>) {
         }
     }
     assert!(moves > 10_000, "{moves}");
+    assert_eq!(crossings > 100, net.buckets() > 1, "{crossings} of {moves}");
 }
 
 /// A network of hidden size `h` with every feature weight and bias `ft`, every output weight
@@ -92,7 +180,7 @@ fn uniform(h: usize, act: u8, ft: i16, out: i16, bias: i32) -> Vec<u8> {
         b.extend_from_slice(&out.to_le_bytes());
     }
     b.extend_from_slice(&bias.to_le_bytes());
-    assert_eq!(b.len(), net_len(h));
+    assert_eq!(b.len(), net_len(h, 1));
     b
 }
 
@@ -250,6 +338,14 @@ fn bad_networks_are_refused() {
     let mut bad = good.clone();
     bad[10] = 2;
     assert_eq!(Network::parse(&bad).unwrap_err(), NetError::Header);
+    for buckets in [1, 2, 3, 5, 16, 255] {
+        let mut bad = good.clone();
+        bad[11] = buckets;
+        assert_eq!(Network::parse(&bad).unwrap_err(), NetError::Header);
+    }
+    let mut short = good.clone();
+    short[11] = 4;
+    assert_eq!(Network::parse(&short).unwrap_err(), NetError::Length);
     assert_eq!(
         Network::parse(&good[..good.len() - 1]).unwrap_err(),
         NetError::Length

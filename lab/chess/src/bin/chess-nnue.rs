@@ -25,6 +25,10 @@ struct Args {
     /// Output activation.
     #[arg(long, value_enum, default_value_t = Act::Screlu)]
     activation: Act,
+    /// King buckets: sets of feature weights by each side's own king's zone (1 for none, 4
+    /// or 8). With --init of a network without, each set starts as its copy.
+    #[arg(long, default_value_t = 1, value_parser = king_buckets)]
+    king_buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 10)]
     epochs: u32,
@@ -54,7 +58,8 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Start from this network file (e.g. the shipped src/chess/nnue.bin) instead of random
-    /// weights; its hidden size and activation replace --hidden and --activation.
+    /// weights; its hidden size, activation and king buckets replace --hidden, --activation
+    /// and --king-buckets (a network without buckets is copied into each of --king-buckets).
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
     /// Keep the training's state in FILE after each epoch, and continue from it when it
@@ -71,6 +76,14 @@ enum Act {
     Crelu,
     /// Squared clipped ReLU.
     Screlu,
+}
+
+/// `--king-buckets`: 1, 4 or 8.
+fn king_buckets(s: &str) -> Result<usize, String> {
+    match s.parse() {
+        Ok(b @ (1 | 4 | 8)) => Ok(b),
+        _ => Err(format!("{s}: 1, 4 or 8 sets")),
+    }
 }
 
 fn main() {
@@ -128,18 +141,24 @@ fn main() {
         "the classic evaluation's held-out loss: {:.6}",
         classic_loss(&positions, &held, args.lambda)
     );
+    let buckets = args.king_buckets;
     let mut model = match &args.init {
-        None => Model::new(usize::from(args.hidden), activation, args.seed),
+        None => Model::with_buckets(usize::from(args.hidden), activation, buckets, args.seed),
         Some(path) => match std::fs::read(path)
             .map_err(|e| e.to_string())
             .and_then(|b| Model::dequantise(&b))
         {
             Ok(m) => {
+                let m = match m.spread(buckets) {
+                    Some(spread) if buckets > 1 => spread,
+                    _ => m,
+                };
                 eprintln!(
-                    "starting from {}: H = {}, {:?}, held-out loss {:.6}",
+                    "starting from {}: H = {}, {:?}, {} king buckets, held-out loss {:.6}",
                     path.display(),
                     m.hidden,
                     m.activation,
+                    m.buckets,
                     loss(&m, &held, args.lambda)
                 );
                 m
@@ -159,7 +178,7 @@ fn main() {
         seed: args.seed,
         mirror: args.mirror,
     };
-    let mut progress = Progress::new(model.hidden);
+    let mut progress = Progress::new(&model);
     if let Some(path) = &args.checkpoint {
         match std::fs::read(path) {
             Ok(bytes) => match Progress::resume(&bytes, &mut model, &settings, set.len()) {
@@ -236,10 +255,11 @@ fn main() {
         std::process::exit(1);
     }
     eprintln!(
-        "{}: H = {}, {:?}, {} bytes, {:.0} s in all",
+        "{}: H = {}, {:?}, {} king buckets, {} bytes, {:.0} s in all",
         args.out.display(),
         net.hidden(),
         net.activation(),
+        net.buckets(),
         bytes.len(),
         t0.elapsed().as_secs_f64()
     );
