@@ -897,7 +897,8 @@ impl Search<'_, '_, '_> {
 
     /// Writes `entry` into `key`'s bucket: over the position's own entry (keeping its move
     /// when `entry` has none), else over the one worth least: the shallowest, each ply of
-    /// the game since an entry was written counting as [`TT_AGE_WEIGHT`] plies less.
+    /// the game since an entry was written counting as [`TT_AGE_WEIGHT`] plies less. The
+    /// entry's generation is set here, to this search's.
     #[inline(never)]
     fn tt_store(&mut self, mut entry: TtEntry) {
         let range = self.tt_bucket(entry.key);
@@ -909,14 +910,12 @@ impl Search<'_, '_, '_> {
         let worth = |e: &TtEntry| {
             i32::from(e.depth) - TT_AGE_WEIGHT * i32::from(generation.wrapping_sub(e.generation))
         };
-        let victim = match bucket.iter_mut().position(|e| e.key == entry.key) {
-            Some(i) => bucket.get_mut(i),
-            None => bucket.iter_mut().min_by_key(|e| worth(e)),
-        };
-        if let Some(e) = victim {
-            if e.key == entry.key && entry.mv == 0 {
+        if let Some(e) = bucket.iter_mut().find(|e| e.key == entry.key) {
+            if entry.mv == 0 {
                 entry.mv = e.mv;
             }
+            *e = entry;
+        } else if let Some(e) = bucket.iter_mut().min_by_key(|e| worth(e)) {
             *e = entry;
         }
     }
