@@ -1,4 +1,4 @@
-//! The chess engine's lab: the speed measurements' positions ([`bench`]); tuning the
+//! The chess engine's lab: the speed measurements' positions ([`bench`](mod@bench)); tuning the
 //! evaluation on the host ([`data`], the positions file; [`selfplay`], the generator's games;
 //! [`features`], a position as the evaluation's weighted terms; [`texel`], fitting the weights
 //! to game results; [`nnue`], training the network) and finding the reference engine

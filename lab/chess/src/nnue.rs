@@ -16,7 +16,7 @@ const MAX_PIECES: usize = 32;
 
 /// One training position, 28 bytes, so that 300 M+ positions fit in memory: the board as its
 /// occupied squares and a nibble per piece, the side to move, its score and the game's
-/// result. [`Entry::features`] lists the side to move's features in the order of
+/// result. `Entry::features` lists the side to move's features in the order of
 /// `(colour, role, square)`, the order the trainer has always summed them in.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -48,7 +48,7 @@ fn them(f: u16) -> u16 {
 
 impl Entry {
     /// The entry of `pos` with the score and result from white's side (at most
-    /// [`MAX_PIECES`] pieces kept, the rest dropped: no legal position has more).
+    /// 32 pieces kept, the rest dropped: no legal position has more).
     pub fn new(pos: &Position, white_cp: i32, result: Result3) -> Entry {
         let stm = pos.turn();
         let mut e = Entry {
