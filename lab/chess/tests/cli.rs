@@ -63,3 +63,84 @@ fn datagen_refuses_a_file_that_is_not_a_network() {
     assert!(!dir.join("out.txt").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `chess-nnue --king-buckets 4 --checkpoint FILE` writes a network with 4 sets; the same
+/// command again continues from the checkpoint after its last epoch and writes the same
+/// bytes; other settings are refused with the checkpoint named; `--max-positions` says it
+/// stopped reading.
+#[test]
+fn nnue_trains_king_buckets_and_continues_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("chess-nnue-cli-{}", std::process::id()));
+    let data = dir.join("data");
+    let ckpt = dir.join("train.ckpt");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chess-datagen"))
+        .args([
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--scores",
+            "--chunk-games",
+            "2",
+        ])
+        .arg("--dir")
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let nnue = |extra: &[&str], net: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chess-nnue"))
+            .arg("--data")
+            .arg(&data)
+            .args([
+                "--hidden",
+                "8",
+                "--epochs",
+                "2",
+                "--batch",
+                "64",
+                "--validation",
+                "100",
+            ])
+            .args(["--king-buckets", "4", "--mirror", "--threads", "1"])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.join(net))
+            .output()
+            .unwrap()
+    };
+    let ck = ckpt.to_str().unwrap();
+    let first = nnue(&["--checkpoint", ck], "a.bin");
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{stderr}");
+    assert!(ckpt.exists());
+    let a = std::fs::read(dir.join("a.bin")).unwrap();
+    assert_eq!(a.len(), kgames_chess::nnue::net_len(8, 4));
+    assert_eq!(a[11], 4, "the header's king buckets");
+    let again = nnue(&["--checkpoint", ck], "b.bin");
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{stderr}");
+    assert!(stderr.contains("after epoch 2"), "{stderr}");
+    assert!(
+        !stderr.contains("epoch 1:"),
+        "no epoch trained again: {stderr}"
+    );
+    assert!(a == std::fs::read(dir.join("b.bin")).unwrap());
+    let other = nnue(&["--checkpoint", ck, "--lr", "0.01"], "c.bin");
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("train.ckpt: made by another run"),
+        "{stderr}"
+    );
+    assert!(!dir.join("c.bin").exists());
+    let capped = nnue(&["--max-positions", "200"], "d.bin");
+    let stderr = String::from_utf8_lossy(&capped.stderr);
+    assert!(capped.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("read only the first 200 positions"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

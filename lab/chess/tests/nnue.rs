@@ -166,6 +166,28 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     assert!(Progress::resume(&checkpoint, &mut wider, &t, set.len()).is_err());
     let cut = &checkpoint[..checkpoint.len() - 4];
     assert!(Progress::resume(cut, &mut m, &t, set.len()).is_err());
+    let mut longer = checkpoint.clone();
+    longer.extend_from_slice(&[0; 4]);
+    assert!(Progress::resume(&longer, &mut m, &t, set.len()).is_err());
+    let mut foreign = checkpoint.clone();
+    foreign[0] ^= 1;
+    assert!(Progress::resume(&foreign, &mut m, &t, set.len()).is_err());
+    let mut crelu = Model::new(16, Activation::ClippedRelu, 1);
+    assert!(Progress::resume(&checkpoint, &mut crelu, &t, set.len()).is_err());
+    let mut bucketed = Model::with_buckets(16, Activation::SquaredClippedRelu, 4, 1);
+    assert!(Progress::resume(&checkpoint, &mut bucketed, &t, set.len()).is_err());
+    // A checkpoint beyond its run's last epoch.
+    let mut beyond = Progress::new(&m);
+    beyond.epoch = t.epochs + 1;
+    let late = beyond.checkpoint(&m, &t, set.len());
+    assert!(Progress::resume(&late, &mut m, &t, set.len()).is_err());
+    let mut last = Progress::new(&m);
+    last.epoch = t.epochs;
+    let done = last.checkpoint(&m, &t, set.len());
+    assert_eq!(
+        Progress::resume(&done, &mut m, &t, set.len()).map(|p| p.epoch),
+        Ok(t.epochs)
+    );
 }
 
 /// A network copied into king buckets evaluates as before, float and integer alike, and
