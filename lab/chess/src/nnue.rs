@@ -48,7 +48,7 @@ fn them(f: u16) -> u16 {
 
 impl Entry {
     /// The entry of `pos` with the score and result from white's side (at most
-    /// 32 pieces kept, the rest dropped: no legal position has more).
+    /// `MAX_PIECES` pieces kept, the rest dropped: no legal position has more).
     pub fn new(pos: &Position, white_cp: i32, result: Result3) -> Entry {
         let stm = pos.turn();
         let mut e = Entry {
@@ -426,8 +426,10 @@ pub struct Train {
     pub epochs: u32,
     /// Positions per step.
     pub batch: usize,
-    /// Adam's learning rate at the start (divided by 10 for the last quarter of the epochs).
+    /// Adam's learning rate at the start; `schedule` says how it falls.
     pub lr: f32,
+    /// How the learning rate falls over the run.
+    pub schedule: Schedule,
     /// The weight of the search score in the target (the game result has the rest).
     pub lambda: f32,
     /// Worker threads per batch.
@@ -437,6 +439,32 @@ pub struct Train {
     /// Also trains on every position mirrored left to right (files a <-> h), made as the
     /// batches are: the set is shuffled as if the mirror images followed it.
     pub mirror: bool,
+}
+
+/// How the learning rate falls over a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// The learning rate, a tenth of it for the last quarter of the epochs (at least one).
+    Step,
+    /// Step decay's ends joined by half a cosine, step by step: from the learning rate at
+    /// the first step to a hundredth of it at the last.
+    Cosine,
+}
+
+impl Schedule {
+    /// The learning rate of step `step` (from 0) of `steps` in a run of `epochs` epochs
+    /// starting at `lr`, the step in `epoch` (from 1).
+    pub fn lr(self, lr: f32, epoch: u32, epochs: u32, step: usize, steps: usize) -> f32 {
+        match self {
+            Schedule::Step if epoch > epochs - epochs / 4 => lr / 10.0,
+            Schedule::Step => lr,
+            Schedule::Cosine => {
+                let f = step as f64 / steps.max(1) as f64;
+                let c = 0.5 * (1.0 + (std::f64::consts::PI * f).cos());
+                (f64::from(lr) * (0.01 + 0.99 * c)) as f32
+            }
+        }
+    }
 }
 
 /// The target of an entry: `lambda * sigmoid(score / 400) + (1 - lambda) * result`.
@@ -607,6 +635,7 @@ impl Progress {
             u64::from(t.epochs),
             t.batch as u64,
             u64::from(t.lr.to_bits()),
+            t.schedule as u64,
             u64::from(t.lambda.to_bits()),
             t.threads as u64,
             t.seed,
@@ -655,8 +684,8 @@ impl Progress {
         let got: Vec<u64> = words.by_ref().take(want.len()).collect();
         if got != want {
             return Err(format!(
-                "made by another run (hidden, activation, buckets, epochs, batch, lr, lambda, \
-                 threads, seed, mirror, positions: {got:?}, this run's {want:?})"
+                "made by another run (hidden, activation, buckets, epochs, batch, lr, schedule, \
+                 lambda, threads, seed, mirror, positions: {got:?}, this run's {want:?})"
             ));
         }
         let last = words.next().unwrap_or_default();
@@ -687,8 +716,14 @@ impl Progress {
         }
         let rows = model.buckets * INPUTS;
         let expected = (rows + 3) * model.hidden + 1 + 2 * ((rows + 3) * model.hidden + 1);
-        if read != expected || floats.next().is_some() || p.epoch > t.epochs {
+        if read != expected || floats.next().is_some() {
             return Err(format!("damaged ({read} of {expected} values)"));
+        }
+        if p.epoch > t.epochs {
+            return Err(format!(
+                "damaged (it has {} epochs done, this run has {})",
+                p.epoch, t.epochs
+            ));
         }
         Ok(p)
     }
@@ -727,6 +762,7 @@ pub fn train_from(
     let rows = model.buckets * INPUTS;
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(rows, h)).collect();
     let mut total = Grad::new(rows, h);
+    let steps = t.epochs as usize * total_len.div_ceil(t.batch.max(1));
     for epoch in 1..=t.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -735,13 +771,10 @@ pub fn train_from(
         if epoch <= progress.epoch {
             continue;
         }
-        let lr = if epoch > t.epochs - t.epochs / 4 {
-            t.lr / 10.0
-        } else {
-            t.lr
-        };
         let mut epoch_loss = 0.0;
         for chunk in order.chunks(t.batch.max(1)) {
+            let step = usize::try_from(progress.step).unwrap_or(0);
+            let lr = t.schedule.lr(t.lr, epoch, t.epochs, step, steps);
             let batch: Vec<Entry> = chunk
                 .iter()
                 .map(|&i| match set.get(i as usize) {

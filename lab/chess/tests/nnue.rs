@@ -1,7 +1,9 @@
 //! The network trainer: a short training lowers the loss, and the float model and the integer
 //! network the engine runs agree within the quantisation error on 10,000 held-out positions.
 
-use chess_lab::nnue::{agreement, loss, train, train_from, Entry, Model, Progress, Train};
+use chess_lab::nnue::{
+    agreement, loss, train, train_from, Entry, Model, Progress, Schedule, Train,
+};
 use chess_lab::selfplay::{play_game, random_positions, Memory, Settings};
 use kgames_chess::common::rng::Rng;
 use kgames_chess::nnue::{Activation, Network};
@@ -38,11 +40,40 @@ fn short_run(epochs: u32, mirror: bool) -> Train {
         epochs,
         batch: 64,
         lr: 0.01,
+        schedule: Schedule::Step,
         lambda: 0.75,
         threads: 2,
         seed: 1,
         mirror,
     }
+}
+
+/// Step decay keeps the rate, then a tenth of it for the last quarter of the epochs; the
+/// cosine falls step by step from the rate to a hundredth of it.
+#[test]
+fn learning_rate_schedules() {
+    let step = |e| Schedule::Step.lr(0.01, e, 8, 0, 100);
+    assert_eq!((step(1), step(6)), (0.01, 0.01));
+    assert_eq!((step(7), step(8)), (0.01 / 10.0, 0.01 / 10.0));
+    assert_eq!(Schedule::Step.lr(0.01, 1, 1, 0, 1), 0.01);
+    let cos = |s| Schedule::Cosine.lr(0.01, 1, 8, s, 1000);
+    assert_eq!(cos(0), 0.01);
+    assert!((cos(500) - 0.00505).abs() < 1e-6, "{}", cos(500));
+    assert!((cos(1000) - 0.0001).abs() < 1e-7, "{}", cos(1000));
+    assert!((1..=1000).all(|s| cos(s) < cos(s - 1)));
+    // A cosine run learns, and not the step run's weights.
+    let set = training_set();
+    let fresh = Model::new(16, Activation::SquaredClippedRelu, 1);
+    let mut stepped = fresh.clone();
+    train(&mut stepped, &set, &short_run(4, false), |_, _, _| {});
+    let mut cosine = fresh.clone();
+    let t = Train {
+        schedule: Schedule::Cosine,
+        ..short_run(4, false)
+    };
+    train(&mut cosine, &set, &t, |_, _, _| {});
+    assert!(loss(&cosine, &set, 0.75) < loss(&fresh, &set, 0.75));
+    assert!(cosine.quantise() != stepped.quantise());
 }
 
 #[test]
@@ -162,6 +193,11 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
         ..t.clone()
     };
     assert!(Progress::resume(&checkpoint, &mut m, &other, set.len()).is_err());
+    let cosine = Train {
+        schedule: Schedule::Cosine,
+        ..t.clone()
+    };
+    assert!(Progress::resume(&checkpoint, &mut m, &cosine, set.len()).is_err());
     let mut wider = Model::new(32, Activation::SquaredClippedRelu, 1);
     assert!(Progress::resume(&checkpoint, &mut wider, &t, set.len()).is_err());
     let cut = &checkpoint[..checkpoint.len() - 4];
@@ -180,7 +216,15 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     let mut beyond = Progress::new(&m);
     beyond.epoch = t.epochs + 1;
     let late = beyond.checkpoint(&m, &t, set.len());
-    assert!(Progress::resume(&late, &mut m, &t, set.len()).is_err());
+    let refusal = Progress::resume(&late, &mut m, &t, set.len()).map(|p| p.epoch);
+    assert_eq!(
+        refusal,
+        Err(format!(
+            "damaged (it has {} epochs done, this run has {})",
+            t.epochs + 1,
+            t.epochs
+        ))
+    );
     let mut last = Progress::new(&m);
     last.epoch = t.epochs;
     let done = last.checkpoint(&m, &t, set.len());

@@ -1,7 +1,9 @@
 //! `chess-nnue`: trains the chess network on `chess-datagen --scores` positions and writes it
 //! in the engine's format (`src/chess/nnue.bin`). Deterministic for its arguments.
 
-use chess_lab::nnue::{agreement, classic_loss, load, loss, train_from, Model, Progress, Train};
+use chess_lab::nnue::{
+    agreement, classic_loss, load, loss, train_from, Model, Progress, Schedule, Train,
+};
 use clap::{Parser, ValueEnum};
 use kgames_chess::nnue::{Activation, Network};
 use std::path::{Path, PathBuf};
@@ -35,9 +37,13 @@ struct Args {
     /// Positions per step.
     #[arg(long, default_value_t = 16384)]
     batch: usize,
-    /// Adam's learning rate (a tenth of it for the last quarter of the epochs).
+    /// Adam's learning rate at the start.
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
+    /// How the learning rate falls: `step` (a tenth of it for the last quarter of the
+    /// epochs) or `cosine` (half a cosine, step by step, to a hundredth of it at the end).
+    #[arg(long, value_enum, default_value_t = Sched::Step)]
+    schedule: Sched,
     /// The weight of the search score in the target; the game result has the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
@@ -76,6 +82,15 @@ enum Act {
     Crelu,
     /// Squared clipped ReLU.
     Screlu,
+}
+
+/// The learning rate's schedule on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Sched {
+    /// A tenth of the rate for the last quarter of the epochs.
+    Step,
+    /// Half a cosine to a hundredth of the rate.
+    Cosine,
 }
 
 /// `--king-buckets`: 1, 4 or 8.
@@ -173,6 +188,10 @@ fn main() {
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
+        schedule: match args.schedule {
+            Sched::Step => Schedule::Step,
+            Sched::Cosine => Schedule::Cosine,
+        },
         lambda: args.lambda,
         threads: args.threads,
         seed: args.seed,
