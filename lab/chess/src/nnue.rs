@@ -442,12 +442,12 @@ pub struct Train {
 }
 
 /// How the learning rate falls over a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Schedule {
     /// The learning rate, a tenth of it for the last quarter of the epochs (at least one).
     Step,
-    /// Step decay's ends joined by half a cosine, step by step: from the learning rate at
-    /// the first step to a hundredth of it at the last.
+    /// Half a cosine, batch by batch: from the learning rate at the first batch down to a
+    /// hundredth of it at the last.
     Cosine,
 }
 

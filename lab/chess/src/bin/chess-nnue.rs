@@ -42,8 +42,8 @@ struct Args {
     lr: f32,
     /// How the learning rate falls: `step` (a tenth of it for the last quarter of the
     /// epochs) or `cosine` (half a cosine, step by step, to a hundredth of it at the end).
-    #[arg(long, value_enum, default_value_t = Sched::Step)]
-    schedule: Sched,
+    #[arg(long, value_enum, default_value_t = Schedule::Step)]
+    schedule: Schedule,
     /// The weight of the search score in the target; the game result has the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
@@ -82,15 +82,6 @@ enum Act {
     Crelu,
     /// Squared clipped ReLU.
     Screlu,
-}
-
-/// The learning rate's schedule on the command line.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum Sched {
-    /// A tenth of the rate for the last quarter of the epochs.
-    Step,
-    /// Half a cosine to a hundredth of the rate.
-    Cosine,
 }
 
 /// `--king-buckets`: 1, 4 or 8.
@@ -188,10 +179,7 @@ fn main() {
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
-        schedule: match args.schedule {
-            Sched::Step => Schedule::Step,
-            Sched::Cosine => Schedule::Cosine,
-        },
+        schedule: args.schedule,
         lambda: args.lambda,
         threads: args.threads,
         seed: args.seed,
