@@ -7,11 +7,13 @@
 #   lab/scripts/chess-net.sh --smoke    a tiny run (8 games, 2 epochs) that checks the pipeline
 #                                       end to end: the network loads and plays (make check)
 #
-# The data: SETS, each NODES:SEED:GAMES[:REV], is chess-datagen --scores at NODES nodes a move
-# from 8 random plies, GAMES games from seed SEED, in chunk files of 50 games under
-# ~/.cache/kgames/nnue/data-nNODES-sSEED[-REV]; with REV, the games are the network's own:
-# src/chess/nnue.bin as of the git revision REV plays them (--net), else the classic
-# evaluation. Data generation is resumable: a stopped run continues when the command is run
+# The data: SETS, each NODES:SEED:GAMES[:REV[:SEARCH]], is chess-datagen --scores at NODES
+# nodes a move from 8 random plies, GAMES games from seed SEED, in chunk files of 50 games
+# under ~/.cache/kgames/nnue/data-nNODES-sSEED[-REV][-product]; with REV, the games are the
+# network's own: src/chess/nnue.bin as of the git revision REV plays them (--net), else the
+# classic evaluation. SEARCH is chess-datagen's --search: plain (the default, how the sets
+# up to 2026-12-01 were made) or product (the search /dev/chess plays, its table kept
+# within a game). Data generation is resumable: a stopped run continues when the command is run
 # again, and chunks already made are kept. Then chess-nnue trains H=HIDDEN with ACTIVATION
 # for EPOCHS epochs (seed 1, positions mirrored left to right) on the sets in order (the
 # held-out positions are the last set's last ones). Node budgets make the games independent
@@ -34,7 +36,7 @@ LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
-    SETS="300:1:8:HEAD" EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    SETS="300:1:8:HEAD:product" EPOCHS=2 HIDDEN=16 validation=100 batch=256
     out=out/chess-net-smoke data=out/chess-net-smoke
     rm -rf "$out"
 else
@@ -46,15 +48,17 @@ bin=${CARGO_TARGET_DIR:-lab/target}/release
 t0=$(date +%s)
 sources=()
 for set in $SETS; do
-    IFS=: read -r nodes seed games rev <<<"$set"
+    IFS=: read -r nodes seed games rev search <<<"$set"
+    search=${search:-plain}
     dir=$data/data-n$nodes-s$seed${rev:+-$rev}
+    [ "$search" = plain ] || dir+=-$search
     net=()
     if [ -n "$rev" ]; then
         git show "$rev:src/chess/nnue.bin" >"$out/nnue-$rev.bin"
         net=(--net "$out/nnue-$rev.bin")
     fi
     "$bin/chess-datagen" --games "$games" --chunk-games "$chunk" --nodes "$nodes" --seed "$seed" \
-        --scores --threads 2 --dir "$dir" "${net[@]}"
+        --scores --threads 2 --search "$search" --dir "$dir" "${net[@]}"
     sources+=(--data "$dir:$(( (games + chunk - 1) / chunk ))")
 done
 init=()

@@ -1,11 +1,15 @@
 //! The data generator's games: a random opening, then the engine against itself at a fixed
 //! node budget, keeping the quiet positions (not in check, a quiet best move, no mate score)
-//! for the tuner, each labelled afterwards with the game's result.
+//! for the tuner, each labelled afterwards with the game's result. Each move's search is the
+//! product's ([`GameSearch::Product`]) or the plain one the sets up to 2026-12-01 were made
+//! with ([`GameSearch::Plain`]).
 
 use crate::data::{Result3, Sample};
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::rng::Rng;
 use kgames_chess::common::text::BufWriter;
+use kgames_chess::continuation::CONTINUATION_ENTRIES;
+use kgames_chess::correction::CORRECTION_ENTRIES;
 use kgames_chess::game::{Game, Outcome};
 use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{Accumulator, Network};
@@ -30,6 +34,19 @@ pub struct Settings {
     /// The evaluation: this network, or the classic one when `None` (data from the network's
     /// own games is the second generation).
     pub net: Option<Network<'static>>,
+    /// Which search plays each move.
+    pub search: GameSearch,
+}
+
+/// The search that plays the games' moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameSearch {
+    /// Every move from a cleared table and history, without correction or continuation
+    /// history: how the data sets up to 2026-12-01 were made.
+    Plain,
+    /// As `/dev/chess` and `kgames-uci` search: correction and continuation history, and the
+    /// table and the histories kept from move to move within a game (cleared at its start).
+    Product,
 }
 
 /// Plies in a row of a decisive score before a game is adjudicated.
@@ -41,6 +58,8 @@ pub struct Memory {
     plies: Vec<Ply>,
     history: Box<History>,
     accs: Vec<Accumulator>,
+    correction: Vec<i16>,
+    continuation: Vec<i16>,
 }
 
 impl Memory {
@@ -51,6 +70,8 @@ impl Memory {
             plies: vec![Ply::EMPTY; 64],
             history: Box::new(History::EMPTY),
             accs: vec![Accumulator::EMPTY; MAX_PLY],
+            correction: vec![0; CORRECTION_ENTRIES],
+            continuation: vec![0; CONTINUATION_ENTRIES],
         }
     }
 }
@@ -117,7 +138,7 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
     let mut kept = Vec::new();
     let mut decisive: (Option<Color>, u32) = (None, 0);
     let mut result = Result3::Draw;
-    for _ in 0..s.max_plies {
+    for ply in 0..s.max_plies {
         if let Some(outcome) = g.outcome() {
             result = match outcome {
                 Outcome::Checkmate { winner } | Outcome::Resignation { winner } => win(winner),
@@ -128,6 +149,12 @@ pub fn play_game(rng: &mut Rng, s: &Settings, mem: &mut Memory) -> Vec<Sample> {
         let mut ctx = SearchContext::new(&mut mem.tt, &mut mem.plies, &mut mem.history);
         if let Some(net) = s.net {
             ctx.set_nnue(net, &mut mem.accs);
+        }
+        if s.search == GameSearch::Product {
+            ctx.set_correction(&mut mem.correction);
+            ctx.set_continuation(&mut mem.continuation);
+            // The game's first search clears what the last game left.
+            ctx.set_keep_table(ply > 0);
         }
         let (mut clock, mut never) = (NodeClock { ns_per_node: 0 }, NeverInterrupt);
         let mut meter = Meter::new(Budget::Nodes(s.nodes), &mut clock, &mut never);

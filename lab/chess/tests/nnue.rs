@@ -4,7 +4,7 @@
 use chess_lab::nnue::{
     agreement, loss, train, train_from, Entry, Model, Progress, Schedule, Train,
 };
-use chess_lab::selfplay::{play_game, random_positions, Memory, Settings};
+use chess_lab::selfplay::{play_game, random_positions, GameSearch, Memory, Settings};
 use kgames_chess::common::rng::Rng;
 use kgames_chess::nnue::{Activation, Network};
 use kgames_chess::position::Position;
@@ -17,6 +17,7 @@ fn training_set() -> Vec<Entry> {
         max_plies: 200,
         adjudicate_cp: 1000,
         net: None,
+        search: GameSearch::Plain,
     };
     let mut mem = Memory::new(1 << 12);
     let mut out = Vec::new();
@@ -116,6 +117,7 @@ fn self_play_with_the_network_uses_it() {
         max_plies: 40,
         adjudicate_cp: 1000,
         net: None,
+        search: GameSearch::Plain,
     };
     let mut mem = Memory::new(1 << 12);
     let classic = play_game(&mut Rng::new(7), &settings, &mut mem);
@@ -125,6 +127,35 @@ fn self_play_with_the_network_uses_it() {
     let scores = |g: &[chess_lab::data::Sample]| g.iter().map(|s| s.score).collect::<Vec<_>>();
     assert!(!classic.is_empty() && !network.is_empty());
     assert_ne!(scores(&classic), scores(&network));
+}
+
+/// `Settings::search`: the product's search plays other games than the plain one from the
+/// same seed, and a game replays to the same samples after other games used the memory (the
+/// kept table is cleared at each game's start).
+#[test]
+fn self_play_with_the_products_search() {
+    let mut settings = Settings {
+        nodes: 300,
+        random_plies: 8,
+        max_plies: 60,
+        adjudicate_cp: 1000,
+        net: Network::embedded(),
+        search: GameSearch::Plain,
+    };
+    let mut mem = Memory::new(1 << 12);
+    let plain = play_game(&mut Rng::new(11), &settings, &mut mem);
+    settings.search = GameSearch::Product;
+    let product = play_game(&mut Rng::new(11), &settings, &mut mem);
+    let samples = |g: &[chess_lab::data::Sample]| {
+        g.iter()
+            .map(|s| (s.fen.clone(), s.score))
+            .collect::<Vec<_>>()
+    };
+    assert!(!plain.is_empty() && !product.is_empty());
+    assert_ne!(samples(&plain), samples(&product));
+    play_game(&mut Rng::new(12), &settings, &mut mem);
+    let again = play_game(&mut Rng::new(11), &settings, &mut mem);
+    assert_eq!(samples(&again), samples(&product));
 }
 
 /// `Train::mirror` makes the mirror images as the batches are made: the same network as

@@ -12,7 +12,7 @@
 //! instead of the classic one: the second generation's data, from the network's own games.
 
 use chess_lab::data::Sample;
-use chess_lab::selfplay::{play_game, Memory, Settings};
+use chess_lab::selfplay::{play_game, GameSearch, Memory, Settings};
 use clap::Parser;
 use kgames_chess::common::rng::Rng;
 use kgames_client::network::load_network;
@@ -63,6 +63,11 @@ struct Args {
     /// Evaluate with this network (chess-nnue's file) instead of the classic evaluation.
     #[arg(long)]
     net: Option<PathBuf>,
+    /// The search that plays the moves: `plain` (each move from a cleared table, without
+    /// correction or continuation history, as the sets up to 2026-12-01 were made) or
+    /// `product` (as /dev/chess and kgames-uci search, the table kept within a game).
+    #[arg(long, value_enum, default_value_t = GameSearch::Plain)]
+    search: GameSearch,
 }
 
 /// The lines of one game's samples.
@@ -111,6 +116,7 @@ fn main() {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         adjudicate_cp: args.adjudicate_cp,
+        search: args.search,
         net: args.net.as_deref().map(|path| {
             load_network(path).unwrap_or_else(|e| {
                 eprintln!("chess-datagen: {e}");
