@@ -1,9 +1,9 @@
 //! The CPU player: iterative deepening principal-variation search (alpha-beta with zero-window
 //! re-searches), quiescence search on captures and promotions, check extension, null-move
 //! pruning and late-move reductions, MVV-LVA, killer, history and continuation-history move
-//! ordering, a transposition table (buckets of four, replaced by depth and age), correction
-//! history of the static evaluation, and draw detection (repetition, fifty moves,
-//! insufficient material) inside the tree.
+//! ordering, a transposition table (buckets of four, replaced by depth and age, prefetched
+//! as moves are made), correction history of the static evaluation, and draw detection
+//! (repetition, fifty moves, insufficient material) inside the tree.
 //!
 //! Memory lives with the caller: the transposition table is a `&mut [TtEntry]` (16 bytes an
 //! entry; any length, 0 disables it) and the per-ply state a `&mut [Ply]` (2152 bytes a
@@ -612,11 +612,13 @@ impl Search<'_, '_, '_> {
         let m = cur.moves.get(index)?;
         next.pos = cur.pos;
         next.pos.play(m);
+        let key = next.pos.hash();
         next.in_check = next.pos.is_check();
         next.after_null = false;
         next.excluded = 0;
         next.previous = History::index(cur.pos.turn(), m);
         self.ctx.acc_valid &= !ply_bit(ply + 1);
+        self.tt_prefetch(key);
         Some(m)
     }
 
@@ -884,6 +886,28 @@ impl Search<'_, '_, '_> {
         start..start + TT_BUCKET
     }
 
+    /// Prefetching: asks the CPU to bring `key`'s bucket into the cache now, so that the
+    /// child node's probe, a few hundred instructions later, does not wait for memory.
+    #[inline]
+    fn tt_prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(e) = self.ctx.tt.get(self.tt_bucket(key).start) {
+            // SAFETY: `prefetcht0` is a hint: it reads no architectural state, cannot fault
+            // (the address is an entry of the table anyway), uses no vector or FPU register
+            // (part of x86-64's base instructions, allowed in the kernel) and changes no
+            // register or flag.
+            unsafe {
+                core::arch::asm!(
+                    "prefetcht0 [{0}]",
+                    in(reg) core::ptr::from_ref(e),
+                    options(nostack, preserves_flags, readonly)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The table's entry for `key`, if its bucket holds one.
     #[inline]
     fn tt_probe(&self, key: u64) -> Option<TtEntry> {
@@ -1039,12 +1063,14 @@ impl Search<'_, '_, '_> {
         };
         next.pos = cur.pos;
         next.pos.play_null();
+        let key = next.pos.hash();
         // The side to move now was the side not to move: never in check in a legal position.
         next.in_check = false;
         next.after_null = true;
         next.excluded = 0;
         next.previous = NO_PREVIOUS;
         self.ctx.acc_valid &= !ply_bit(ply + 1);
+        self.tt_prefetch(key);
         // A reduction growing with depth and with how far the evaluation beats beta.
         let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
         let score = -self.negamax(ply + 1, depth - 1 - r, -beta, -beta + 1);
