@@ -4,10 +4,14 @@
 //! node costs, so nodes per second alone do not compare two versions). `--nnue` anywhere
 //! evaluates with the built-in network instead of the classic evaluation, `--avx2` with the
 //! network's loops in AVX2 `asm!` (as /dev/chess on such a CPU; an error without AVX2).
+//! The search is the product's: correction and continuation history on, the table and the
+//! histories cleared for each position.
 
 use chess_lab::bench::FENS;
 use kgames_chess::common::budget::{Budget, Meter, NeverInterrupt, NodeClock};
 use kgames_chess::common::text::BufWriter;
+use kgames_chess::continuation::CONTINUATION_ENTRIES;
+use kgames_chess::correction::CORRECTION_ENTRIES;
 use kgames_chess::game::Game;
 use kgames_chess::nnue::{Accumulator, Avx2, FpuSection, Network};
 use kgames_chess::notation::write_last_move;
@@ -44,10 +48,14 @@ fn main() {
     let mut tt = vec![TtEntry::EMPTY; 1 << 20];
     let mut plies = vec![Ply::EMPTY; 64];
     let mut history = Box::new(History::EMPTY);
+    let mut correction = vec![0i16; CORRECTION_ENTRIES];
+    let mut continuation = vec![0i16; CONTINUATION_ENTRIES];
     let (mut total_nodes, mut total_us) = (0u64, 0u128);
     for fen in FENS {
         let game = Game::from_position(Position::from_fen(fen.as_bytes()).expect("valid FEN"));
         let mut ctx = SearchContext::new(&mut tt, &mut plies, &mut history);
+        ctx.set_correction(&mut correction);
+        ctx.set_continuation(&mut continuation);
         if let Some(net) = net {
             ctx.set_nnue(net, &mut accs);
         }
