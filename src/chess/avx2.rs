@@ -2,7 +2,7 @@
 //! instructions in the kernel's build (no SSE or AVX for the compiler, soft-float) and on the
 //! host: the accumulator update (`dst = src - gone + came`, 16 i16 lanes a step) and the
 //! output dot product (`vpmaxsw`/`vpminsw` to `0..=QA`, then `vpmaddwd` into eight i32
-//! lanes, or squared: `vpmullw`, then `vpmulld` by the widened weights).
+//! lanes, or squared: `vpmullw`, then `vpmaddwd` of half the squares and of their low bits).
 //!
 //! The callers ([`super::nnue`]) guarantee what the `unsafe` needs: the CPU has AVX2 (the
 //! network was switched to it by an [`Avx2`](super::nnue::Avx2), whose maker checked), the
@@ -94,19 +94,24 @@ pub(super) unsafe fn update(dst: &mut [i16], src: &[i16], gone: &[&[u8]], came: 
     true
 }
 
-/// The output dot product's loop in `asm!`: `vmovdqu` 16 i16 sums into ymm0 and clip them to
-/// `0..=qa` (`vpmaxsw`, `vpminsw`), then `$step` (which adds ymm0's terms into the eight
-/// i32 lanes of ymm3, using ymm0-ymm2 and ymm6), and at the end the lanes widened to i64
-/// (`vpmovsxdq`) and folded into `$sum`. Expands to an `unsafe` block's contents: the
-/// caller's checks and SAFETY text cover it.
+/// The output dot product's loop in `asm!`: `$setup`, then `vmovdqu` 16 i16 sums into ymm0
+/// and clip them to `0..=qa` (`vpmaxsw`, `vpminsw`), then `$step` (which adds ymm0's terms
+/// into the eight i32 lanes of ymm3, using ymm0-ymm2 and ymm6-ymm7), then `$finish` (which
+/// leaves the sum's lanes in ymm3), and at the end the lanes widened to i64 (`vpmovsxdq`)
+/// and folded into `$sum`. Expands to an `unsafe` block's contents: the caller's checks and
+/// SAFETY text cover it.
 #[cfg(target_arch = "x86_64")]
 macro_rules! clipped_dot {
-    ($side:expr, $w:expr, $qa:expr, $bytes:expr, $sum:ident, [$($step:literal),+ $(,)?]) => {
+    (
+        $side:expr, $w:expr, $qa:expr, $bytes:expr, $sum:ident,
+        [$($setup:literal),* $(,)?], [$($step:literal),+ $(,)?], [$($finish:literal),* $(,)?]
+    ) => {
         asm!(
             "vpxor xmm3, xmm3, xmm3",
             "vpxor xmm4, xmm4, xmm4",
             "vmovd xmm5, {qa:e}",
             "vpbroadcastw ymm5, xmm5",
+            $($setup,)*
             "xor {i:e}, {i:e}",
             "2:",
             "vmovdqu ymm0, ymmword ptr [{a} + {i}]",
@@ -116,6 +121,7 @@ macro_rules! clipped_dot {
             "add {i}, 32",
             "cmp {i}, {n}",
             "jb 2b",
+            $($finish,)*
             "vextracti128 xmm1, ymm3, 1",
             "vpmovsxdq ymm0, xmm3",
             "vpmovsxdq ymm1, xmm1",
@@ -139,6 +145,7 @@ macro_rules! clipped_dot {
             out("ymm4") _,
             out("ymm5") _,
             out("ymm6") _,
+            out("ymm7") _,
             options(nostack, readonly),
         )
     };
@@ -152,11 +159,15 @@ macro_rules! clipped_dot {
 ///   Exact for `qa <= 255` and any weights: at most `MAX_HIDDEN` terms of at most
 ///   `255 * 2^15` each, 2,139,095,040 < 2^31 together.
 /// - Squared: `vpmullw` squares the 16 clipped values in i16 lanes (a square is at most
-///   `255^2` = 65025, exact as an unsigned 16-bit value), `vpmovzxwd`/`vpmovsxwd` widen the
-///   squares and their weights to i32, `vpmulld` multiplies. Exact for `qa <= 255` and
-///   every weight within `+-SQUARED_LANE_WEIGHT` ([`super::nnue::SQUARED_LANE_WEIGHT`],
-///   which the caller checks): a lane gets at most `MAX_HIDDEN / 8` = 32 terms of at most
-///   `65025 * 1024`, 2,130,739,200 < 2^31.
+///   `255^2` = 65025, exact as an unsigned 16-bit value). A square does not fit a signed
+///   i16, half of it does: `v^2 = 2 * (v^2 >> 1) + (v & 1)` (a square is odd exactly when
+///   `v` is), so `vpmaddwd` multiplies `v^2 >> 1` (at most 32512) by the weights into the
+///   i32 lanes of ymm3 and `v & 1` into those of ymm2, and the lanes end as `2 * ymm3 +
+///   ymm2`. Exact for `qa <= 255` and every weight within `+-SQUARED_LANE_WEIGHT`
+///   ([`super::nnue::SQUARED_LANE_WEIGHT`], which the caller checks): a lane of ymm3 gets
+///   at most `MAX_HIDDEN / 8` = 32 terms of at most `32512 * 1024`, so doubled it is at
+///   most 2,130,706,432, and with ymm2's at most 32 x 1024 the lane is at most
+///   2,130,739,200 < 2^31 (the bound of the exact sum of `v^2 * w`, which it is).
 ///
 /// The lanes are summed in i64.
 ///
@@ -177,8 +188,7 @@ pub(super) unsafe fn dot<const SQUARED: bool>(side: &[i16], w: &[u8], qa: i16) -
     let sum: i64;
     // SAFETY: the caller's AVX2 and FPU section; `side` and `w` are valid for `bytes` bytes
     // (checked above), `bytes` is a non-zero multiple of 32 and the loop reads bytes
-    // `0..bytes` of each (squared: the weights as two 16-byte halves); ymm0-ymm6 are
-    // declared clobbered.
+    // `0..bytes` of each; ymm0-ymm7 are declared clobbered.
     unsafe {
         if SQUARED {
             clipped_dot!(
@@ -187,18 +197,23 @@ pub(super) unsafe fn dot<const SQUARED: bool>(side: &[i16], w: &[u8], qa: i16) -
                 qa,
                 bytes,
                 sum,
+                // ymm7: 1 in every i16 lane; ymm2: the odd squares' lanes.
                 [
-                    "vpmullw ymm0, ymm0, ymm0",
-                    "vpmovzxwd ymm1, xmm0",
-                    "vextracti128 xmm0, ymm0, 1",
-                    "vpmovzxwd ymm0, xmm0",
-                    "vpmovsxwd ymm2, xmmword ptr [{w} + {i}]",
-                    "vpmovsxwd ymm6, xmmword ptr [{w} + {i} + 16]",
-                    "vpmulld ymm1, ymm1, ymm2",
-                    "vpmulld ymm0, ymm0, ymm6",
+                    "vpxor xmm2, xmm2, xmm2",
+                    "vpcmpeqw ymm7, ymm7, ymm7",
+                    "vpsrlw ymm7, ymm7, 15"
+                ],
+                [
+                    "vpmullw ymm1, ymm0, ymm0",
+                    "vpsrlw ymm1, ymm1, 1",
+                    "vpand ymm0, ymm0, ymm7",
+                    "vmovdqu ymm6, ymmword ptr [{w} + {i}]",
+                    "vpmaddwd ymm1, ymm1, ymm6",
+                    "vpmaddwd ymm0, ymm0, ymm6",
                     "vpaddd ymm3, ymm3, ymm1",
-                    "vpaddd ymm3, ymm3, ymm0",
-                ]
+                    "vpaddd ymm2, ymm2, ymm0",
+                ],
+                ["vpslld ymm3, ymm3, 1", "vpaddd ymm3, ymm3, ymm2"]
             );
         } else {
             clipped_dot!(
@@ -207,10 +222,12 @@ pub(super) unsafe fn dot<const SQUARED: bool>(side: &[i16], w: &[u8], qa: i16) -
                 qa,
                 bytes,
                 sum,
+                [],
                 [
                     "vpmaddwd ymm0, ymm0, ymmword ptr [{w} + {i}]",
                     "vpaddd ymm3, ymm3, ymm0",
-                ]
+                ],
+                []
             );
         }
     }
