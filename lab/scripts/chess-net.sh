@@ -25,7 +25,8 @@
 # trainer reads at most MAX_POSITIONS positions (28 bytes of memory each, the batches'
 # mirror images made as they are needed). Training is resumable too: it keeps a checkpoint
 # per epoch in out/chess-net/, named by its settings, and the same command continues it.
-# Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR MAX_POSITIONS.
+# SCHEDULE is the learning rate's schedule, step (the shipped networks') or cosine.
+# Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR SCHEDULE MAX_POSITIONS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
@@ -33,6 +34,7 @@ mode=${1:-}
 SETS=${SETS:-"250:7000001:1881150:842de6ce"}
 HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-6}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
+SCHEDULE=${SCHEDULE:-step}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
@@ -67,8 +69,8 @@ if [ -n "$INIT" ]; then
     init=(--init "$out/init-$INIT.bin")
 fi
 t1=$(date +%s)
-settings=(--lr "$LR" --hidden "$HIDDEN" --mirror --activation "$ACTIVATION" --epochs "$EPOCHS"
-    --batch "$batch" --lambda "$LAMBDA" --threads "$THREADS" --validation "$validation"
+settings=(--lr "$LR" --schedule "$SCHEDULE" --hidden "$HIDDEN" --mirror --activation "$ACTIVATION"
+    --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" --threads "$THREADS" --validation "$validation"
     --seed 1 --max-positions "$MAX_POSITIONS")
 # One checkpoint per recipe: the same command continues it, another starts its own.
 recipe=$(printf '%s\n' "${sources[@]}" "${init[@]}" "${settings[@]}" | sha256sum | cut -c1-12)
