@@ -96,8 +96,8 @@ pub(super) unsafe fn update(dst: &mut [i16], src: &[i16], gone: &[&[u8]], came: 
 
 /// The output dot product's loop in `asm!`: `$setup`, then `vmovdqu` 16 i16 sums into ymm0
 /// and clip them to `0..=qa` (`vpmaxsw`, `vpminsw`), then `$step` (which adds ymm0's terms
-/// into the eight i32 lanes of ymm3, using ymm0-ymm2 and ymm6-ymm7), then `$finish` (which
-/// leaves the sum's lanes in ymm3), and at the end the lanes widened to i64 (`vpmovsxdq`)
+/// into the eight i32 lanes of ymm3, and may keep a second set in ymm2, using ymm0-ymm2 and
+/// ymm6-ymm7), then `$finish` (which leaves the sum's lanes in ymm3), and at the end the lanes widened to i64 (`vpmovsxdq`)
 /// and folded into `$sum`. Expands to an `unsafe` block's contents: the caller's checks and
 /// SAFETY text cover it.
 #[cfg(target_arch = "x86_64")]

@@ -887,11 +887,15 @@ impl Search<'_, '_, '_> {
     }
 
     /// Prefetching: asks the CPU to bring `key`'s bucket into the cache now, so that the
-    /// child node's probe, a few hundred instructions later, does not wait for memory.
+    /// child node's probe, a few hundred instructions later, does not wait for memory. Its
+    /// first and last entries: a bucket is one 64-byte line where the table is 64-byte
+    /// aligned (the kernel's page-aligned allocation), two where it is not (a host `Vec`).
     #[inline]
     fn tt_prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(e) = self.ctx.tt.get(self.tt_bucket(key).start) {
+        let bucket = self.tt_bucket(key);
+        let ends = [bucket.start, bucket.end.saturating_sub(1)];
+        for e in ends.iter().filter_map(|&i| self.ctx.tt.get(i)) {
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `prefetcht0` is a hint: it reads no architectural state, cannot fault
             // (the address is an entry of the table anyway), uses no vector or FPU register
             // (part of x86-64's base instructions, allowed in the kernel) and changes no
@@ -903,9 +907,9 @@ impl Search<'_, '_, '_> {
                     options(nostack, preserves_flags, readonly)
                 );
             }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = e;
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The table's entry for `key`, if its bucket holds one.

@@ -309,8 +309,8 @@ impl Model {
     }
 
     /// The output before the sigmoid: the bias plus the activations dotted with the output
-    /// weights, summed in eight lanes (which the compiler keeps in one vector register) and
-    /// the lanes then in order.
+    /// weights, summed in eight lanes (which the compiler keeps in vector registers: one
+    /// with AVX2, two with SSE2) and the lanes then in order.
     #[inline(always)]
     fn output(&self, a_us: &[f32], a_them: &[f32]) -> f32 {
         let (w_us, w_them) = self.w2.split_at(self.hidden);
