@@ -10,7 +10,7 @@ mod timeman;
 
 use clap::Parser;
 use engine::{send, Engine, SearchRequest, Setup};
-use kgames_chess::nnue::{Avx2, FpuSection, Network};
+use kgames_chess::nnue::Network;
 use protocol::Command;
 use std::io::BufRead;
 
@@ -81,14 +81,10 @@ fn network(args: &Args) -> Result<Option<Network<'static>>, String> {
 
 /// `net` with the loops `simd` asks for.
 fn with_simd(net: Network<'static>, simd: Simd) -> Network<'static> {
-    #[cfg(target_arch = "x86_64")]
-    if simd == Simd::Auto && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (and the system enabled it: the macro checks both), and
-        // user space may always use the vector registers.
-        return net.with_avx2(unsafe { Avx2::new(FpuSection::NONE) });
+    match simd {
+        Simd::Auto => kgames_client::network::with_host_avx2(net.scalar()),
+        Simd::Off => net.scalar(),
     }
-    let _ = simd;
-    net.scalar()
 }
 
 /// The default `Hash` in MiB.

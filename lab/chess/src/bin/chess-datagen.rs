@@ -15,7 +15,7 @@ use chess_lab::data::Sample;
 use chess_lab::selfplay::{play_game, GameSearch, Memory, Settings};
 use clap::Parser;
 use kgames_chess::common::rng::Rng;
-use kgames_client::network::load_network;
+use kgames_client::network::{load_network, with_host_avx2};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -118,10 +118,11 @@ fn main() {
         adjudicate_cp: args.adjudicate_cp,
         search: args.search,
         net: args.net.as_deref().map(|path| {
-            load_network(path).unwrap_or_else(|e| {
+            let net = load_network(path).unwrap_or_else(|e| {
                 eprintln!("chess-datagen: {e}");
                 std::process::exit(1);
-            })
+            });
+            with_host_avx2(net)
         }),
     };
     let start = std::time::Instant::now();
