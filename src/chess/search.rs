@@ -895,20 +895,7 @@ impl Search<'_, '_, '_> {
         let bucket = self.tt_bucket(key);
         let ends = [bucket.start, bucket.end.saturating_sub(1)];
         for e in ends.iter().filter_map(|&i| self.ctx.tt.get(i)) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `prefetcht0` is a hint: it reads no architectural state, cannot fault
-            // (the address is an entry of the table anyway), uses no vector or FPU register
-            // (part of x86-64's base instructions, allowed in the kernel) and changes no
-            // register or flag.
-            unsafe {
-                core::arch::asm!(
-                    "prefetcht0 [{0}]",
-                    in(reg) core::ptr::from_ref(e),
-                    options(nostack, preserves_flags, readonly)
-                );
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = e;
+            crate::common::cache::prefetch(e);
         }
     }
 

@@ -143,18 +143,7 @@ impl<'a> Table<'a> {
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
         if let Some(e) = self.slots.get(self.index(key)) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `prefetcht0` only hints the cache; it reads nothing into a register,
-            // writes nothing and never faults, and `e` is a live reference besides.
-            unsafe {
-                core::arch::asm!(
-                    "prefetcht0 [{0}]",
-                    in(reg) core::ptr::from_ref(e),
-                    options(nostack, readonly, preserves_flags),
-                );
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            let _ = e;
+            crate::common::cache::prefetch(e);
         }
     }
 
