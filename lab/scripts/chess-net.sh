@@ -25,16 +25,17 @@
 # trainer reads at most MAX_POSITIONS positions (28 bytes of memory each, the batches'
 # mirror images made as they are needed). Training is resumable too: it keeps a checkpoint
 # per epoch in out/chess-net/, named by its settings, and the same command continues it.
-# SCHEDULE is the learning rate's schedule, step (the shipped networks') or cosine.
+# SCHEDULE is the learning rate's schedule, cosine (the shipped network's, since
+# 2026-12-02) or step (the networks before it).
 # Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR SCHEDULE MAX_POSITIONS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 mode=${1:-}
-SETS=${SETS:-"250:7000001:1881150:842de6ce"}
-HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-6}
+SETS=${SETS:-"250:9000001:1900000:28da7a7f 250:10000001:1400000:28da7a7f:product"}
+HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-5}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
-SCHEDULE=${SCHEDULE:-step}
+SCHEDULE=${SCHEDULE:-cosine}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
