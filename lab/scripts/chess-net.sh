@@ -26,8 +26,10 @@
 # mirror images made as they are needed). Training is resumable too: it keeps a checkpoint
 # per epoch in out/chess-net/, named by its settings, and the same command continues it.
 # SCHEDULE is the learning rate's schedule, cosine (the shipped network's, since
-# 2026-12-02) or step (the networks before it).
-# Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR SCHEDULE MAX_POSITIONS.
+# 2026-12-02) or step (the networks before it). OUTPUTS is the number of output buckets by
+# the pieces on the board, 1 or 8 (from an INIT network without, each starts as its copy).
+# Overridable: SETS HIDDEN ACTIVATION EPOCHS LAMBDA THREADS INIT LR SCHEDULE MAX_POSITIONS
+# OUTPUTS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
@@ -35,7 +37,7 @@ mode=${1:-}
 SETS=${SETS:-"250:9000001:1900000:28da7a7f 250:10000001:1400000:28da7a7f:product"}
 HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-5}
 LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
-SCHEDULE=${SCHEDULE:-cosine}
+SCHEDULE=${SCHEDULE:-cosine} OUTPUTS=${OUTPUTS:-1}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
@@ -72,7 +74,7 @@ fi
 t1=$(date +%s)
 settings=(--lr "$LR" --schedule "$SCHEDULE" --hidden "$HIDDEN" --mirror --activation "$ACTIVATION"
     --epochs "$EPOCHS" --batch "$batch" --lambda "$LAMBDA" --threads "$THREADS" --validation "$validation"
-    --seed 1 --max-positions "$MAX_POSITIONS")
+    --seed 1 --max-positions "$MAX_POSITIONS" --output-buckets "$OUTPUTS")
 # One checkpoint per recipe: the same command continues it, another starts its own.
 recipe=$(printf '%s\n' "${sources[@]}" "${init[@]}" "${settings[@]}" | sha256sum | cut -c1-12)
 "$bin/chess-nnue" "${sources[@]}" "${init[@]}" "${settings[@]}" \

@@ -20,7 +20,7 @@ impl Network<'_> {
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         let mut acc = Accumulator::EMPTY;
         self.refresh(pos, &mut acc);
-        self.evaluate(&acc, pos.turn())
+        self.evaluate(&acc, pos)
     }
 }
 

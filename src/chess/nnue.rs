@@ -12,6 +12,8 @@
 //!   pieces it moves, so the search updates it incrementally instead of summing 32 columns.
 //! - **Output**: clipped ReLU (`clamp(x, 0, QA)`) or squared clipped ReLU of both
 //!   accumulators, the side to move's first, dotted with `2H` output weights, plus the bias;
+//!   with output buckets, the weights and bias of the bucket of the number of pieces on the
+//!   board ([`output_bucket`]);
 //!   summed exactly (AVX2 where the CPU has it, in the kernel too; else i32 lanes on the
 //!   host and an i64 fold in the kernel) and scaled to centipawns ([`Network::evaluate`]).
 //!
@@ -29,12 +31,12 @@
 //! | --- | --- |
 //! | 8 | magic `KGNNUE1\0` |
 //! | 2 | `H`, the hidden size (1..=[`MAX_HIDDEN`]) |
-//! | 1 | activation: 0 clipped ReLU, 1 squared clipped ReLU |
+//! | 1 | activation in the low 4 bits: 0 clipped ReLU, 1 squared clipped ReLU; output buckets `O` in the high 4 bits: 0 (one output) or 8 ([`output_bucket`]) |
 //! | 1 | king buckets `B`: 0 (one set of feature weights), 4 or 8 ([`king_bucket`]) |
 //! | B x 768 x H x 2 | feature weights, set by set, feature by feature (column `f` of set `b` is the `H` values at `b * 768 + f`) |
 //! | H x 2 | feature biases |
-//! | 2H x 2 | output weights: side to move's half, then the other side's |
-//! | 4 | output bias (i32) |
+//! | O x 2H x 2 | output weights, bucket by bucket: side to move's half, then the other side's |
+//! | O x 4 | output biases (i32), bucket by bucket |
 //!
 //! All values little-endian i16 unless said otherwise.
 
@@ -70,7 +72,7 @@ pub enum Activation {
 /// Why a network's bytes were refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// Not the magic, an unknown activation or an unknown number of king buckets.
+    /// Not the magic, an unknown activation or an unknown number of king or output buckets.
     Header,
     /// A hidden size of 0 or above [`MAX_HIDDEN`].
     Hidden,
@@ -83,7 +85,7 @@ pub enum NetError {
 impl core::fmt::Display for NetError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            NetError::Header => "not a kgames network (bad magic, activation or king buckets)",
+            NetError::Header => "not a kgames network (bad magic, activation or buckets)",
             NetError::Hidden => "a hidden size of 0 or above the maximum",
             NetError::Length => "a length other than the header implies",
             NetError::Range => "a feature weight or bias out of range",
@@ -92,9 +94,27 @@ impl core::fmt::Display for NetError {
 }
 
 /// The length in bytes of a network of hidden size `h` with `buckets` sets of feature
-/// weights (1 without king buckets).
-pub const fn net_len(h: usize, buckets: usize) -> usize {
-    HEADER + buckets * INPUTS * h * 2 + h * 2 + 2 * h * 2 + 4
+/// weights (1 without king buckets) and `outputs` output buckets (1 without).
+pub const fn net_len(h: usize, buckets: usize, outputs: usize) -> usize {
+    HEADER + buckets * INPUTS * h * 2 + h * 2 + outputs * (2 * h * 2 + 4)
+}
+
+/// The most output buckets a network has.
+pub const MAX_OUTPUTS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included) among
+/// `outputs` (1 or [`MAX_OUTPUTS`]): with eight, `(pieces - 2) / 4`, so 2-5 pieces use the
+/// first and 30-32 the last; 0 for any other count.
+pub const fn output_bucket(outputs: usize, pieces: u32) -> usize {
+    if outputs != MAX_OUTPUTS {
+        return 0;
+    }
+    let b = pieces.saturating_sub(2) as usize / 4;
+    if b < MAX_OUTPUTS {
+        b
+    } else {
+        MAX_OUTPUTS - 1
+    }
 }
 
 /// The set of feature weights a perspective uses among `buckets` (1, 4 or 8), from its own
@@ -343,6 +363,8 @@ pub struct Network<'n> {
     activation: Activation,
     /// Sets of feature weights: 1, or the king buckets ([`king_bucket`]).
     buckets: usize,
+    /// Output buckets: 1, or [`MAX_OUTPUTS`] ([`output_bucket`]).
+    outputs: usize,
     /// Every output weight is within [`SQUARED_LANE_WEIGHT`]: a squared output may be summed
     /// in i32 lanes.
     small_outputs: bool,
@@ -374,12 +396,17 @@ impl<'n> Network<'n> {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(NetError::Hidden);
         }
-        let activation = match head.get(10) {
-            Some(0) => Activation::ClippedRelu,
-            Some(1) => Activation::SquaredClippedRelu,
+        let (activation, outputs) = match head.get(10).map(|&b| (b & 15, b >> 4)) {
+            Some((0, o)) => (Activation::ClippedRelu, o),
+            Some((1, o)) => (Activation::SquaredClippedRelu, o),
             _ => return Err(NetError::Header),
         };
-        if bytes.len() != net_len(hidden, buckets) {
+        let outputs = match usize::from(outputs) {
+            0 => 1,
+            MAX_OUTPUTS => MAX_OUTPUTS,
+            _ => return Err(NetError::Header),
+        };
+        if bytes.len() != net_len(hidden, buckets, outputs) {
             return Err(NetError::Length);
         }
         let rows = buckets * INPUTS;
@@ -389,8 +416,9 @@ impl<'n> Network<'n> {
         if Values(ft).any(|w| i32::from(w).abs() > MAX_FT) {
             return Err(NetError::Range);
         }
+        let out_at = HEADER + (rows + 1) * hidden * 2;
         let out = bytes
-            .get(HEADER + (rows + 1) * hidden * 2..HEADER + (rows + 3) * hidden * 2)
+            .get(out_at..out_at + outputs * 2 * hidden * 2)
             .ok_or(NetError::Length)?;
         let small_outputs = Values(out).all(|w| i32::from(w).abs() <= SQUARED_LANE_WEIGHT);
         Ok(Network {
@@ -398,6 +426,7 @@ impl<'n> Network<'n> {
             hidden,
             activation,
             buckets,
+            outputs,
             small_outputs,
             avx2: None,
         })
@@ -445,6 +474,11 @@ impl<'n> Network<'n> {
         self.buckets
     }
 
+    /// The output buckets: 1, or [`MAX_OUTPUTS`].
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
     /// The feature-weight rows before the feature biases.
     #[inline(always)]
     fn rows(&self) -> usize {
@@ -488,8 +522,13 @@ impl<'n> Network<'n> {
         self.values(f * self.hidden, self.hidden)
     }
 
-    fn output_bias(&self) -> i64 {
-        match self.bytes.get(self.bytes.len().saturating_sub(4)..) {
+    /// The output bias of bucket `ob`, the `O - ob`-th i32 from the end.
+    fn output_bias(&self, ob: usize) -> i64 {
+        let at = self
+            .bytes
+            .len()
+            .saturating_sub(4 * self.outputs.saturating_sub(ob));
+        match self.bytes.get(at..at + 4) {
             Some(&[a, b, c, d]) => i64::from(i32::from_le_bytes([a, b, c, d])),
             _ => 0,
         }
@@ -793,24 +832,25 @@ impl<'n> Network<'n> {
         }
     }
 
-    /// The score in centipawns for `turn`, the side to move, from `acc` (clamped to
-    /// `+-EVAL_LIMIT`).
-    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
-        let (us, them) = match turn {
+    /// The score in centipawns of `pos` for its side to move, from `acc`, `pos`'s
+    /// accumulator (clamped to `+-EVAL_LIMIT`); the output bucket is `pos`'s number of pieces'.
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let (us, them) = match pos.turn() {
             Color::White => (&acc.v[0], &acc.v[1]),
             Color::Black => (&acc.v[1], &acc.v[0]),
         };
         let h = self.hidden;
-        let out_us = self.values((self.rows() + 1) * h, h);
-        let out_them = self.values((self.rows() + 2) * h, h);
+        let ob = output_bucket(self.outputs, pos.occupied().count());
+        let out = (self.rows() + 1 + 2 * ob) * h;
+        let (out_us, out_them) = (self.values(out, h), self.values(out + h, h));
         let sum = match self.activation {
             Activation::ClippedRelu => {
                 let (us_sum, them_sum) = self.dots::<false>(us, out_us, them, out_them);
-                us_sum + them_sum + self.output_bias()
+                us_sum + them_sum + self.output_bias(ob)
             }
             Activation::SquaredClippedRelu => {
                 let (us_sum, them_sum) = self.dots::<true>(us, out_us, them, out_them);
-                (us_sum + them_sum) / i64::from(QA) + self.output_bias()
+                (us_sum + them_sum) / i64::from(QA) + self.output_bias(ob)
             }
         };
         let cp = sum * i64::from(SCALE) / i64::from(QA * QB);

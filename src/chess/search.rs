@@ -1001,7 +1001,7 @@ impl Search<'_, '_, '_> {
                 "stale accumulator at ply {ply}"
             );
         }
-        Some(net.evaluate(accs.get(ply)?, pos.turn()))
+        Some(net.evaluate(accs.get(ply)?, pos))
     }
 
     /// Generates the moves of ply `ply` (all legal moves, or the tactical ones); returns

@@ -121,7 +121,7 @@ mod chess {
         for &(fen, want) in NETWORK_EVALS {
             let pos = Position::from_fen(fen.as_bytes()).map_err(|_| EINVAL)?;
             net.refresh(&pos, &mut acc);
-            assert_eq!(net.evaluate(&acc, pos.turn()), want);
+            assert_eq!(net.evaluate(&acc, &pos), want);
         }
         Ok(())
     }
@@ -147,7 +147,7 @@ mod chess {
                 return Err(EINVAL);
             };
             plain.refresh(&pos, root);
-            assert_eq!(vector.evaluate(root, pos.turn()), want);
+            assert_eq!(vector.evaluate(root, &pos), want);
             pos.legal_moves(&mut list);
             for &m in list.iter() {
                 let mut after = pos;
@@ -156,8 +156,8 @@ mod chess {
                 vector.update(root, &pos, &after, b);
                 assert!(*a == *b);
                 assert_eq!(
-                    vector.evaluate(b, after.turn()),
-                    plain.evaluate(a, after.turn())
+                    vector.evaluate(b, &after),
+                    plain.evaluate(a, &after)
                 );
                 moves += 1;
             }

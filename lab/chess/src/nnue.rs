@@ -5,7 +5,8 @@
 
 use crate::data::{parse_line, Result3};
 use kgames_chess::nnue::{
-    king_bucket, net_len, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT, QA, QB, SCALE,
+    king_bucket, net_len, output_bucket, Activation, Network, HEADER, INPUTS, MAGIC, MAX_FT,
+    MAX_OUTPUTS, QA, QB, SCALE,
 };
 use kgames_chess::position::Position;
 use kgames_chess::square::Color;
@@ -97,6 +98,11 @@ impl Entry {
     /// The pieces on the board.
     fn len(&self) -> usize {
         u64::from_le_bytes(self.occupied).count_ones() as usize
+    }
+
+    /// The output bucket among `outputs` ([`output_bucket`]).
+    fn output_bucket(&self, outputs: usize) -> usize {
+        output_bucket(outputs, self.len() as u32)
     }
 
     /// The features of both perspectives, the side to move's first (`len` of each used):
@@ -194,7 +200,8 @@ pub fn load(
     Ok(tail.into())
 }
 
-/// The float network: `(768 -> H) x 2 -> 1`.
+/// The float network: `(768 -> H) x 2 -> 1`, the output's weights and bias chosen among
+/// `outputs` by the number of pieces.
 #[derive(Clone, Debug)]
 pub struct Model {
     /// Hidden size.
@@ -207,10 +214,12 @@ pub struct Model {
     pub w1: Vec<f32>,
     /// Feature biases.
     pub b1: Vec<f32>,
-    /// Output weights (`2 x hidden`: side to move, other side).
+    /// Output buckets: 1, or [`MAX_OUTPUTS`] ([`output_bucket`]).
+    pub outputs: usize,
+    /// Output weights (`outputs x 2 x hidden`: bucket by bucket, side to move, other side).
     pub w2: Vec<f32>,
-    /// Output bias.
-    pub b2: f32,
+    /// Output biases, one per bucket.
+    pub b2: Vec<f32>,
 }
 
 /// The float feature weight limit matching [`MAX_FT`].
@@ -266,6 +275,19 @@ impl Model {
     /// A model with small random weights and `buckets` sets of feature weights (1, 4 or 8:
     /// [`king_bucket`]); with 1, the weights of [`Model::new`].
     pub fn with_buckets(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Model {
+        Model::shaped(hidden, activation, buckets, 1, seed)
+    }
+
+    /// A model with small random weights, `buckets` sets of feature weights and `outputs`
+    /// output buckets (1 or [`MAX_OUTPUTS`]); with one output, the weights of
+    /// [`Model::with_buckets`] (the first bucket's are drawn first).
+    pub fn shaped(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        outputs: usize,
+        seed: u64,
+    ) -> Model {
         let mut rng = SplitMix(kgames_common::rng::Rng::new(seed));
         let s1 = (1.0 / 32.0f32).sqrt();
         let s2 = (1.0 / hidden as f32).sqrt();
@@ -277,8 +299,9 @@ impl Model {
                 .map(|_| rng.unit() * s1)
                 .collect(),
             b1: (0..hidden).map(|_| rng.unit() * 0.1 + 0.1).collect(),
-            w2: (0..2 * hidden).map(|_| rng.unit() * s2).collect(),
-            b2: 0.0,
+            outputs,
+            w2: (0..outputs * 2 * hidden).map(|_| rng.unit() * s2).collect(),
+            b2: vec![0.0; outputs],
         }
     }
 
@@ -296,7 +319,7 @@ impl Model {
     /// The float output (centipawns / [`SCALE`]) of an entry.
     pub fn forward(&self, e: &Entry) -> f32 {
         let (a_us, a_them) = self.hidden_sums(e);
-        self.output(&a_us, &a_them)
+        self.output(&a_us, &a_them, e.output_bucket(self.outputs))
     }
 
     /// The accumulators of both perspectives, the side to move's first.
@@ -308,12 +331,13 @@ impl Model {
         (a_us, a_them)
     }
 
-    /// The output before the sigmoid: the bias plus the activations dotted with the output
-    /// weights, summed in eight lanes (which the compiler keeps in vector registers: one
-    /// with AVX2, two with SSE2) and the lanes then in order.
+    /// The output before the sigmoid in output bucket `ob`: its bias plus the activations
+    /// dotted with its output weights, summed in eight lanes (which the compiler keeps in
+    /// vector registers: one with AVX2, two with SSE2) and the lanes then in order.
     #[inline(always)]
-    fn output(&self, a_us: &[f32], a_them: &[f32]) -> f32 {
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
+    fn output(&self, a_us: &[f32], a_them: &[f32], ob: usize) -> f32 {
+        let h = self.hidden;
+        let (w_us, w_them) = self.w2[ob * 2 * h..][..2 * h].split_at(h);
         let mut lanes = [0.0f32; 8];
         for (acc, w) in [(a_us, w_us), (a_them, w_them)] {
             let (a8, w8) = (acc.chunks_exact(8), w.chunks_exact(8));
@@ -326,7 +350,7 @@ impl Model {
                 }
             }
         }
-        lanes.iter().fold(self.b2, |out, l| out + l)
+        lanes.iter().fold(self.b2[ob], |out, l| out + l)
     }
 
     /// How far, at most, the integer network can be from this model on `e`, in centipawns:
@@ -337,6 +361,7 @@ impl Model {
     pub fn quantisation_bound(&self, e: &Entry) -> f32 {
         let h = self.hidden;
         let (a_us, a_them) = self.hidden_sums(e);
+        let w2 = &self.w2[e.output_bucket(self.outputs) * 2 * h..];
         let da = (e.len() as f32 + 1.0) * 0.5 / QA as f32;
         let mut bound = 0.5 / (QA * QB) as f32;
         for (side, acc) in [&a_us, &a_them].into_iter().enumerate() {
@@ -346,7 +371,7 @@ impl Model {
                     Activation::ClippedRelu => da,
                     Activation::SquaredClippedRelu => 2.0 * c * da + da * da,
                 };
-                let w = self.w2[side * h + i].abs() + 0.5 / QB as f32;
+                let w = w2[side * h + i].abs() + 0.5 / QB as f32;
                 bound += w * slope + act(self.activation, c) * 0.5 / QB as f32;
             }
         }
@@ -360,13 +385,21 @@ impl Model {
 
     /// The engine's byte format (see [`kgames_chess::nnue`]).
     pub fn quantise(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(net_len(self.hidden, self.buckets));
+        let mut b = Vec::with_capacity(net_len(self.hidden, self.buckets, self.outputs));
         b.extend_from_slice(&MAGIC);
         b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
-        b.push(match self.activation {
-            Activation::ClippedRelu => 0,
-            Activation::SquaredClippedRelu => 1,
-        });
+        let outputs = if self.outputs > 1 {
+            self.outputs as u8
+        } else {
+            0
+        };
+        b.push(
+            outputs << 4
+                | match self.activation {
+                    Activation::ClippedRelu => 0,
+                    Activation::SquaredClippedRelu => 1,
+                },
+        );
         b.push(if self.buckets > 1 {
             self.buckets as u8
         } else {
@@ -381,8 +414,10 @@ impl Model {
         for &w in &self.w2 {
             b.extend_from_slice(&q(w, QB, 32_767).to_le_bytes());
         }
-        let bias = (self.b2 * (QA * QB) as f32).round() as i32;
-        b.extend_from_slice(&bias.to_le_bytes());
+        for &b2 in &self.b2 {
+            let bias = (b2 * (QA * QB) as f32).round() as i32;
+            b.extend_from_slice(&bias.to_le_bytes());
+        }
         b
     }
 
@@ -393,6 +428,18 @@ impl Model {
         (self.buckets == 1).then(|| Model {
             buckets,
             w1: self.w1.repeat(buckets),
+            ..self.clone()
+        })
+    }
+
+    /// The same network with [`MAX_OUTPUTS`] output buckets, each a copy of this one's single
+    /// output (the same evaluations, for training output buckets from a network without);
+    /// `None` when this one has them already.
+    pub fn spread_outputs(&self) -> Option<Model> {
+        (self.outputs == 1).then(|| Model {
+            outputs: MAX_OUTPUTS,
+            w2: self.w2.repeat(MAX_OUTPUTS),
+            b2: self.b2.repeat(MAX_OUTPUTS),
             ..self.clone()
         })
     }
@@ -410,25 +457,30 @@ impl Model {
         let mut take = |n: usize, scale: i32| -> Vec<f32> {
             words.by_ref().take(n).map(|w| w / scale as f32).collect()
         };
-        let buckets = net.buckets();
+        let (buckets, outputs) = (net.buckets(), net.outputs());
         let w1 = take(buckets * INPUTS * hidden, QA);
         let b1 = take(hidden, QA);
-        let w2 = take(2 * hidden, QB);
-        // The output bias: the file's last 4 bytes.
-        let at = net_len(hidden, buckets) - 4;
-        let bias = bytes
-            .get(at..at + 4)
-            .and_then(|b| b.try_into().ok())
-            .map(i32::from_le_bytes)
-            .ok_or("the output bias is missing")?;
+        let w2 = take(outputs * 2 * hidden, QB);
+        // The output biases: the file's last 4 bytes per bucket.
+        let at = net_len(hidden, buckets, outputs) - 4 * outputs;
+        let b2 = bytes
+            .get(at..)
+            .unwrap_or_default()
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f32 / (QA * QB) as f32)
+            .collect::<Vec<f32>>();
+        if b2.len() != outputs {
+            return Err("the output biases are missing".into());
+        }
         Ok(Model {
             hidden,
             activation: net.activation(),
             buckets,
             w1,
             b1,
+            outputs,
             w2,
-            b2: bias as f32 / (QA * QB) as f32,
+            b2,
         })
     }
 }
@@ -496,19 +548,27 @@ struct Grad {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
     loss: f64,
 }
 
 impl Grad {
-    fn new(rows: usize, h: usize) -> Grad {
+    fn new(m: &Model) -> Grad {
+        let h = m.hidden;
         Grad {
-            w1: vec![0.0; rows * h],
+            w1: vec![0.0; m.buckets * INPUTS * h],
             b1: vec![0.0; h],
-            w2: vec![0.0; 2 * h],
-            b2: 0.0,
+            w2: vec![0.0; m.outputs * 2 * h],
+            b2: vec![0.0; m.outputs],
             loss: 0.0,
         }
+    }
+
+    fn clear(&mut self) {
+        for v in [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2] {
+            v.iter_mut().for_each(|x| *x = 0.0);
+        }
+        self.loss = 0.0;
     }
 }
 
@@ -540,24 +600,21 @@ fn backprop_body(m: &Model, batch: &[Entry], lambda: f32, g: &mut Grad) {
     let h = m.hidden;
     let (mut a_us, mut a_them) = (vec![0.0f32; h], vec![0.0f32; h]);
     let mut d = vec![0.0f32; h];
-    g.w1.iter_mut().for_each(|x| *x = 0.0);
-    g.b1.iter_mut().for_each(|x| *x = 0.0);
-    g.w2.iter_mut().for_each(|x| *x = 0.0);
-    g.b2 = 0.0;
-    g.loss = 0.0;
+    g.clear();
     for e in batch {
         let (us, them, n) = e.features(m.buckets);
         let (us, them) = (&us[..n], &them[..n]);
         m.accumulate(us, &mut a_us);
         m.accumulate(them, &mut a_them);
-        let p = sigmoid(m.output(&a_us, &a_them));
+        let ob = e.output_bucket(m.outputs);
+        let p = sigmoid(m.output(&a_us, &a_them, ob));
         let t = target(e, lambda);
         g.loss += f64::from((p - t) * (p - t));
         let go = 2.0 * (p - t) * p * (1.0 - p);
-        g.b2 += go;
+        g.b2[ob] += go;
         for (side, (acc, feats)) in [(&a_us, us), (&a_them, them)].into_iter().enumerate() {
-            let w2 = &m.w2[side * h..][..h];
-            let gw2 = &mut g.w2[side * h..][..h];
+            let w2 = &m.w2[(2 * ob + side) * h..][..h];
+            let gw2 = &mut g.w2[(2 * ob + side) * h..][..h];
             for (((gw, dx), &w), &a) in gw2.iter_mut().zip(d.iter_mut()).zip(w2).zip(acc) {
                 *gw += go * act(m.activation, a);
                 *dx = go * w * act_grad(m.activation, a);
@@ -657,8 +714,8 @@ impl Progress {
             adam: [
                 Adam::new(model.buckets * INPUTS * hidden),
                 Adam::new(hidden),
-                Adam::new(2 * hidden),
-                Adam::new(1),
+                Adam::new(model.outputs * 2 * hidden),
+                Adam::new(model.outputs),
             ],
         }
     }
@@ -666,7 +723,7 @@ impl Progress {
     /// What a checkpoint must agree on to be continued: the model's shape, the settings and
     /// the number of training positions.
     fn fingerprint(model: &Model, t: &Train, positions: usize) -> Vec<u64> {
-        vec![
+        let mut f = vec![
             model.hidden as u64,
             u64::from(model.activation == Activation::SquaredClippedRelu),
             model.buckets as u64,
@@ -679,7 +736,12 @@ impl Progress {
             t.seed,
             u64::from(t.mirror),
             positions as u64,
-        ]
+        ];
+        // Only with output buckets, so that the checkpoints of runs without stay valid.
+        if model.outputs > 1 {
+            f.push(model.outputs as u64);
+        }
+        f
     }
 
     /// The checkpoint of `model` trained with `t` on `positions` positions, this far.
@@ -692,7 +754,7 @@ impl Progress {
         b.extend_from_slice(&self.step.to_le_bytes());
         let adam = self.adam.iter().flat_map(|a| a.m.iter().chain(&a.v));
         let weights = model.w1.iter().chain(&model.b1).chain(&model.w2);
-        for x in weights.chain([&model.b2]).chain(adam) {
+        for x in weights.chain(&model.b2).chain(adam) {
             b.extend_from_slice(&x.to_le_bytes());
         }
         b
@@ -745,7 +807,7 @@ impl Progress {
             .chain(&mut model.w2);
         let mut read = 0;
         for (x, v) in weights
-            .chain([&mut model.b2])
+            .chain(&mut model.b2)
             .chain(adam)
             .zip(floats.by_ref())
         {
@@ -753,7 +815,8 @@ impl Progress {
             read += 1;
         }
         let rows = model.buckets * INPUTS;
-        let expected = (rows + 3) * model.hidden + 1 + 2 * ((rows + 3) * model.hidden + 1);
+        let values = (rows + 1) * model.hidden + model.outputs * (2 * model.hidden + 1);
+        let expected = 3 * values;
         if read != expected || floats.next().is_some() {
             return Err(format!("damaged ({read} of {expected} values)"));
         }
@@ -789,7 +852,6 @@ pub fn train_from(
     t: &Train,
     mut report: impl FnMut(u32, f64, &Model, &Progress),
 ) {
-    let h = model.hidden;
     let threads = t.threads.max(1);
     let n = set.len();
     let total_len = if t.mirror { 2 * n } else { n };
@@ -797,9 +859,8 @@ pub fn train_from(
     assert!(u32::try_from(total_len).is_ok(), "fewer than 2^32 entries");
     let mut order: Vec<u32> = (0..total_len).map(|i| i as u32).collect();
     let mut rng = SplitMix(kgames_common::rng::Rng::new(t.seed));
-    let rows = model.buckets * INPUTS;
-    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(rows, h)).collect();
-    let mut total = Grad::new(rows, h);
+    let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::new(model)).collect();
+    let mut total = Grad::new(model);
     let steps = t.epochs as usize * total_len.div_ceil(t.batch.max(1));
     for epoch in 1..=t.epochs {
         for i in (1..order.len()).rev() {
@@ -827,10 +888,7 @@ pub fn train_from(
                     s.spawn(move || backprop(m, b, t.lambda, g));
                 }
             });
-            total.w1.iter_mut().for_each(|x| *x = 0.0);
-            total.b1.iter_mut().for_each(|x| *x = 0.0);
-            total.w2.iter_mut().for_each(|x| *x = 0.0);
-            total.b2 = 0.0;
+            total.clear();
             let used = batch.chunks(part.max(1)).count();
             for g in grads.iter().take(used) {
                 for (a, b) in total.w1.iter_mut().zip(&g.w1) {
@@ -842,7 +900,9 @@ pub fn train_from(
                 for (a, b) in total.w2.iter_mut().zip(&g.w2) {
                     *a += b;
                 }
-                total.b2 += g.b2;
+                for (a, b) in total.b2.iter_mut().zip(&g.b2) {
+                    *a += b;
+                }
                 epoch_loss += g.loss;
             }
             let n = batch.len() as f32;
@@ -855,9 +915,8 @@ pub fn train_from(
             aw1.step(&mut model.w1, &total.w1, lr, step, clip_ft());
             ab1.step(&mut model.b1, &total.b1, lr, step, clip_ft());
             aw2.step(&mut model.w2, &total.w2, lr, step, clip_out());
-            let mut b2 = [model.b2];
-            ab2.step(&mut b2, &[total.b2 / n], lr, step, 100.0);
-            model.b2 = b2[0];
+            total.b2.iter_mut().for_each(|x| *x /= n);
+            ab2.step(&mut model.b2, &total.b2, lr, step, 100.0);
         }
         progress.epoch = epoch;
         report(epoch, epoch_loss / total_len.max(1) as f64, model, progress);
@@ -971,8 +1030,7 @@ mod tests {
             (5, Activation::SquaredClippedRelu),
         ] {
             let m = Model::new(hidden, activation, 3);
-            let rows = m.buckets * INPUTS;
-            let (mut fast, mut plain) = (Grad::new(rows, hidden), Grad::new(rows, hidden));
+            let (mut fast, mut plain) = (Grad::new(&m), Grad::new(&m));
             backprop(&m, &batch, 0.75, &mut fast);
             backprop_body(&m, &batch, 0.75, &mut plain);
             assert_eq!(fast.w1, plain.w1);
@@ -980,12 +1038,12 @@ mod tests {
             assert_eq!((fast.b2, fast.loss), (plain.b2, plain.loss));
             for e in &batch {
                 let (us, them) = m.hidden_sums(e);
-                let mut want = f64::from(m.b2);
+                let mut want = f64::from(m.b2[0]);
                 for (i, (&a, &b)) in us.iter().zip(&them).enumerate() {
                     want += f64::from(act(activation, a) * m.w2[i]);
                     want += f64::from(act(activation, b) * m.w2[hidden + i]);
                 }
-                let got = f64::from(m.output(&us, &them));
+                let got = f64::from(m.output(&us, &them, 0));
                 assert!(
                     (got - want).abs() < 1e-4,
                     "H {hidden}: {got} against {want}"

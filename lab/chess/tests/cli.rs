@@ -116,7 +116,7 @@ fn nnue_trains_king_buckets_and_continues_from_its_checkpoint() {
     assert!(first.status.success(), "{stderr}");
     assert!(ckpt.exists());
     let a = std::fs::read(dir.join("a.bin")).unwrap();
-    assert_eq!(a.len(), kgames_chess::nnue::net_len(8, 4));
+    assert_eq!(a.len(), kgames_chess::nnue::net_len(8, 4, 1));
     assert_eq!(a[11], 4, "the header's king buckets");
     let again = nnue(&["--checkpoint", ck], "b.bin");
     let stderr = String::from_utf8_lossy(&again.stderr);

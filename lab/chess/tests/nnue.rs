@@ -82,13 +82,14 @@ fn float_and_integer_networks_agree() {
     let set = training_set();
     assert!(set.len() > 300, "{}", set.len());
     let held = held_out();
-    for (activation, buckets) in [
-        (Activation::ClippedRelu, 1),
-        (Activation::SquaredClippedRelu, 1),
-        (Activation::SquaredClippedRelu, 4),
-        (Activation::ClippedRelu, 8),
+    for (activation, buckets, outputs) in [
+        (Activation::ClippedRelu, 1, 1),
+        (Activation::SquaredClippedRelu, 1, 1),
+        (Activation::SquaredClippedRelu, 4, 1),
+        (Activation::ClippedRelu, 8, 1),
+        (Activation::SquaredClippedRelu, 1, 8),
     ] {
-        let mut model = Model::with_buckets(32, activation, buckets, 1);
+        let mut model = Model::shaped(32, activation, buckets, outputs, 1);
         let before = loss(&model, &set, 0.75);
         let t = short_run(8, false);
         train(&mut model, &set, &t, |_, _, _| {});
@@ -99,7 +100,8 @@ fn float_and_integer_networks_agree() {
         );
         let bytes = model.quantise();
         let net = Network::parse(&bytes).expect("the quantised network is valid");
-        assert_eq!(net.buckets(), buckets);
+        assert_eq!((net.buckets(), net.outputs()), (buckets, outputs));
+        assert!(Model::dequantise(&bytes).unwrap().quantise() == bytes);
         let a = agreement(&model, &net, &held);
         assert!(a.positions > 9_000, "{activation:?}: {a:?}");
         assert_eq!(a.beyond_bound, 0, "{activation:?}: {a:?}");
@@ -243,6 +245,24 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     assert!(Progress::resume(&checkpoint, &mut crelu, &t, set.len()).is_err());
     let mut bucketed = Model::with_buckets(16, Activation::SquaredClippedRelu, 4, 1);
     assert!(Progress::resume(&checkpoint, &mut bucketed, &t, set.len()).is_err());
+    let mut outputs = Model::shaped(16, Activation::SquaredClippedRelu, 1, 8, 1);
+    assert!(Progress::resume(&checkpoint, &mut outputs, &t, set.len()).is_err());
+    // With output buckets: the checkpoint holds them, a run without refuses it.
+    let mut stopped8 = Model::shaped(16, Activation::SquaredClippedRelu, 1, 8, 1);
+    let mut whole8 = stopped8.clone();
+    train(&mut whole8, &set, &t, |_, _, _| {});
+    let mut p8 = Progress::new(&stopped8);
+    let mut checkpoint8 = Vec::new();
+    train_from(&mut stopped8, &mut p8, &set, &t, |epoch, _, m, p| {
+        if epoch == 3 {
+            checkpoint8 = p.checkpoint(m, &t, set.len());
+        }
+    });
+    let mut continued8 = Model::shaped(16, Activation::SquaredClippedRelu, 1, 8, 5);
+    let mut p = Progress::resume(&checkpoint8, &mut continued8, &t, set.len()).expect("resumes");
+    train_from(&mut continued8, &mut p, &set, &t, |_, _, _, _| {});
+    assert!(continued8.quantise() == whole8.quantise());
+    assert!(Progress::resume(&checkpoint8, &mut m, &t, set.len()).is_err());
     // A checkpoint beyond its run's last epoch.
     let mut beyond = Progress::new(&m);
     beyond.epoch = t.epochs + 1;
@@ -265,8 +285,8 @@ fn a_run_continued_from_its_checkpoint_ends_as_an_unstopped_one() {
     );
 }
 
-/// A network copied into king buckets evaluates as before, float and integer alike, and
-/// reads back with its buckets.
+/// A network copied into king buckets or output buckets evaluates as before, float and
+/// integer alike, and reads back with its buckets.
 #[test]
 fn a_network_spread_into_buckets_evaluates_alike() {
     let bytes = include_bytes!("../../../src/chess/nnue.bin");
@@ -277,12 +297,24 @@ fn a_network_spread_into_buckets_evaluates_alike() {
     let spread_net = Network::parse(&spread_bytes).expect("valid");
     assert_eq!(spread_net.buckets(), 4);
     assert_eq!(Model::dequantise(&spread_bytes).unwrap().buckets, 4);
+    // And into output buckets.
+    let outs = model.spread_outputs().expect("no output buckets yet");
+    assert!(outs.spread_outputs().is_none());
+    let outs_bytes = outs.quantise();
+    let outs_net = Network::parse(&outs_bytes).expect("valid");
+    assert_eq!((outs_net.outputs(), outs.outputs), (8, 8));
+    assert!(Model::dequantise(&outs_bytes).unwrap().quantise() == outs_bytes);
     for pos in random_positions(3, 2_000, 100) {
         let e = Entry::new(&pos, 0, chess_lab::data::Result3::Draw);
         assert_eq!(model.centipawns(&e), spread.centipawns(&e));
+        assert_eq!(model.centipawns(&e), outs.centipawns(&e));
         assert_eq!(
             net.evaluate_position(&pos),
             spread_net.evaluate_position(&pos)
+        );
+        assert_eq!(
+            net.evaluate_position(&pos),
+            outs_net.evaluate_position(&pos)
         );
     }
 }

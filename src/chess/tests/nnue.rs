@@ -6,8 +6,8 @@ use kgames_chess::common::rng::Rng;
 use kgames_chess::game::Game;
 use kgames_chess::moves::MoveList;
 use kgames_chess::nnue::{
-    king_bucket, net_len, Accumulator, Avx2, FpuSection, NetError, Network, HEADER, INPUTS, MAGIC,
-    MAX_FT, MAX_HIDDEN, QA, QB, SCALE, SQUARED_LANE_WEIGHT,
+    king_bucket, net_len, output_bucket, Accumulator, Avx2, FpuSection, NetError, Network, HEADER,
+    INPUTS, MAGIC, MAX_FT, MAX_HIDDEN, MAX_OUTPUTS, QA, QB, SCALE, SQUARED_LANE_WEIGHT,
 };
 use kgames_chess::position::Position;
 use kgames_chess::square::Color;
@@ -38,7 +38,7 @@ fn incremental_accumulators_equal_a_refresh_after_every_move() {
 #[test]
 fn king_buckets_follow_each_kings_zone() {
     for buckets in [4, 8] {
-        let bytes = random_network(32, buckets, 3);
+        let bytes = random_network(32, buckets, 1, 3);
         let net = Network::parse(&bytes).expect("a valid bucketed network");
         assert_eq!(net.buckets(), buckets);
         for net in variants(net) {
@@ -91,22 +91,91 @@ fn king_buckets_follow_each_kings_zone() {
 }
 
 /// A network of hidden size `h` with `buckets` sets (0 for one) of random feature weights
-/// within `+-MAX_FT`, random output weights within a few hundred, from `seed`.
-fn random_network(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
+/// within `+-MAX_FT` and `outputs` buckets of random output weights within a few hundred,
+/// from `seed`.
+fn random_network(h: usize, buckets: usize, outputs: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     let mut b = MAGIC.to_vec();
     b.extend_from_slice(&(h as u16).to_le_bytes());
-    b.extend_from_slice(&[1, buckets as u8]);
+    let code = if outputs > 1 { outputs as u8 } else { 0 };
+    b.extend_from_slice(&[1 | code << 4, buckets as u8]);
     let mut value = |limit: i32| (rng.below(2 * limit as u32 + 1) as i32 - limit) as i16;
     for _ in 0..(buckets.max(1) * INPUTS + 1) * h {
         b.extend_from_slice(&value(MAX_FT / 4).to_le_bytes());
     }
-    for _ in 0..2 * h {
+    for _ in 0..outputs * 2 * h {
         b.extend_from_slice(&value(300).to_le_bytes());
     }
-    b.extend_from_slice(&12_345i32.to_le_bytes());
-    assert_eq!(b.len(), net_len(h, buckets.max(1)));
+    for o in 0..outputs {
+        b.extend_from_slice(&(12_345i32 + 1000 * o as i32).to_le_bytes());
+    }
+    assert_eq!(b.len(), net_len(h, buckets.max(1), outputs));
     b
+}
+
+/// Output buckets: the bucket of the number of pieces picks the output weights and bias
+/// (each bucket's bias alone gives its own score), the incremental accumulators and the
+/// AVX2 sums agree with the plain ones, and only 1 or 8 buckets are accepted.
+#[test]
+fn output_buckets_follow_the_number_of_pieces() {
+    for (pieces, want) in [
+        (2, 0),
+        (5, 0),
+        (6, 1),
+        (17, 3),
+        (29, 6),
+        (30, 7),
+        (32, 7),
+        (40, 7),
+    ] {
+        assert_eq!(output_bucket(MAX_OUTPUTS, pieces), want, "{pieces} pieces");
+        assert_eq!(output_bucket(1, pieces), 0);
+    }
+    let bytes = random_network(32, 0, MAX_OUTPUTS, 5);
+    let net = Network::parse(&bytes).expect("a valid network with output buckets");
+    assert_eq!((net.outputs(), net.buckets()), (MAX_OUTPUTS, 1));
+    for net in variants(net) {
+        incremental_accumulators(net);
+    }
+    // Every output weight 0, bucket o's bias o * QA * QB: a position scores its bucket * SCALE.
+    let mut zero = uniform(16, 0, 3, 0, 0);
+    zero.truncate(zero.len() - 2 * 16 * 2 - 4);
+    zero[10] = (MAX_OUTPUTS as u8) << 4;
+    zero.extend((0..MAX_OUTPUTS * 2 * 16).flat_map(|_| 0i16.to_le_bytes()));
+    for o in 0..MAX_OUTPUTS as i32 {
+        zero.extend((o * QA * QB).to_le_bytes());
+    }
+    let net = Network::parse(&zero).expect("a valid network with output buckets");
+    let mut seen = [false; MAX_OUTPUTS];
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/8/4K3 w kq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppppppp/8/8/8/8/PPPPPPPP/R1BQKB1R w KQkq - 0 1",
+        "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    ] {
+        let pos = Position::from_fen(fen.as_bytes()).expect("a FEN");
+        let o = output_bucket(MAX_OUTPUTS, pos.occupied().count());
+        seen[o] = true;
+        for net in variants(net) {
+            assert_eq!(net.evaluate_position(&pos), o as i32 * SCALE, "{fen}");
+        }
+    }
+    assert_eq!(seen, [true, false, true, true, true, false, true, true]);
+    for code in [1u8, 2, 4, 7, 9, 15] {
+        let mut bad = bytes.clone();
+        bad[10] = 1 | code << 4;
+        assert_eq!(
+            Network::parse(&bad).unwrap_err(),
+            NetError::Header,
+            "{code}"
+        );
+    }
+    assert_eq!(
+        Network::parse(&bytes[..bytes.len() - 4]).unwrap_err(),
+        NetError::Length
+    );
 }
 
 /// For each move of 200 random games (null moves included), `net`'s update from the
@@ -148,10 +217,7 @@ fn incremental_accumulators(net: Network<'_>) {
             let mut fresh = Accumulator::EMPTY;
             net.refresh(&after, &mut fresh);
             assert_eq!(next, fresh, "after {m:?} from {before:?}");
-            assert_eq!(
-                net.evaluate(&next, after.turn()),
-                plain.evaluate_position(&after)
-            );
+            assert_eq!(net.evaluate(&next, &after), plain.evaluate_position(&after));
             acc = next;
             moves += 1;
             if after != *game.position() {
@@ -180,7 +246,7 @@ fn uniform(h: usize, act: u8, ft: i16, out: i16, bias: i32) -> Vec<u8> {
         b.extend_from_slice(&out.to_le_bytes());
     }
     b.extend_from_slice(&bias.to_le_bytes());
-    assert_eq!(b.len(), net_len(h, 1));
+    assert_eq!(b.len(), net_len(h, 1, 1));
     b
 }
 
@@ -212,7 +278,7 @@ fn extreme_weights_stay_in_range() {
             sum += i64::from(i32::MAX / 2);
             let cp = (sum * i64::from(SCALE) / i64::from(QA * QB)).clamp(-20_000, 20_000);
             for net in variants(net) {
-                assert_eq!(i64::from(net.evaluate(&acc, full.turn())), cp);
+                assert_eq!(i64::from(net.evaluate(&acc, &full)), cp);
             }
         }
     }
@@ -312,7 +378,7 @@ fn output_sums_are_exact(act: u8) {
                 let cp = (dot + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
                 for net in variants(net) {
                     let avx2 = net.uses_avx2();
-                    let got = i64::from(net.evaluate(&acc, pos.turn()));
+                    let got = i64::from(net.evaluate(&acc, pos));
                     assert_eq!(got, cp, "H = {h}, AVX2 {avx2}");
                 }
                 if edge && act == 0 {

@@ -8,7 +8,7 @@ use clap::{Parser, ValueEnum};
 use kgames_chess::nnue::{Activation, Network};
 use std::path::{Path, PathBuf};
 
-/// Trains the chess network (768 -> H) x 2 -> 1 on self-play positions with search scores
+/// Trains the chess network (768 -> H) x 2 -> 1 (or 8 outputs by the number of pieces) on self-play positions with search scores
 /// and game results, then quantises it to integers for the engine.
 #[derive(Parser, Debug)]
 #[command(name = "chess-nnue", version)]
@@ -31,6 +31,11 @@ struct Args {
     /// or 8). With --init of a network without, each set starts as its copy.
     #[arg(long, default_value_t = 1, value_parser = king_buckets)]
     king_buckets: usize,
+    /// Output buckets: sets of output weights and bias by the number of pieces on the board
+    /// (1 for none, or 8: (pieces - 2) / 4). With --init of a network without, each starts
+    /// as a copy of its output.
+    #[arg(long, default_value_t = 1, value_parser = output_buckets)]
+    output_buckets: usize,
     /// Passes over the data.
     #[arg(long, default_value_t = 10)]
     epochs: u32,
@@ -64,8 +69,9 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Start from this network file (e.g. the shipped src/chess/nnue.bin) instead of random
-    /// weights; its hidden size, activation and king buckets replace --hidden, --activation
-    /// and --king-buckets (a network without buckets is copied into each of --king-buckets).
+    /// weights; its hidden size, activation and buckets replace --hidden, --activation,
+    /// --king-buckets and --output-buckets (a network without king or output buckets is
+    /// copied into each of --king-buckets or --output-buckets).
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
     /// Keep the training's state in FILE after each epoch, and continue from it when it
@@ -89,6 +95,14 @@ fn king_buckets(s: &str) -> Result<usize, String> {
     match s.parse() {
         Ok(b @ (1 | 4 | 8)) => Ok(b),
         _ => Err(format!("{s}: 1, 4 or 8 sets")),
+    }
+}
+
+/// `--output-buckets`: 1 or 8.
+fn output_buckets(s: &str) -> Result<usize, String> {
+    match s.parse() {
+        Ok(b @ (1 | 8)) => Ok(b),
+        _ => Err(format!("{s}: 1 or 8 output buckets")),
     }
 }
 
@@ -149,7 +163,13 @@ fn main() {
     );
     let buckets = args.king_buckets;
     let mut model = match &args.init {
-        None => Model::with_buckets(usize::from(args.hidden), activation, buckets, args.seed),
+        None => Model::shaped(
+            usize::from(args.hidden),
+            activation,
+            buckets,
+            args.output_buckets,
+            args.seed,
+        ),
         Some(path) => match std::fs::read(path)
             .map_err(|e| e.to_string())
             .and_then(|b| Model::dequantise(&b))
@@ -159,12 +179,17 @@ fn main() {
                     Some(spread) if buckets > 1 => spread,
                     _ => m,
                 };
+                let m = match m.spread_outputs() {
+                    Some(spread) if args.output_buckets > 1 => spread,
+                    _ => m,
+                };
                 eprintln!(
-                    "starting from {}: H = {}, {:?}, {} king buckets, held-out loss {:.6}",
+                    "starting from {}: H = {}, {:?}, {} king buckets, {} outputs, held-out loss {:.6}",
                     path.display(),
                     m.hidden,
                     m.activation,
                     m.buckets,
+                    m.outputs,
                     loss(&m, &held, args.lambda)
                 );
                 m
@@ -262,11 +287,12 @@ fn main() {
         std::process::exit(1);
     }
     eprintln!(
-        "{}: H = {}, {:?}, {} king buckets, {} bytes, {:.0} s in all",
+        "{}: H = {}, {:?}, {} king buckets, {} outputs, {} bytes, {:.0} s in all",
         args.out.display(),
         net.hidden(),
         net.activation(),
         net.buckets(),
+        net.outputs(),
         bytes.len(),
         t0.elapsed().as_secs_f64()
     );
