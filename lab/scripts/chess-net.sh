@@ -34,14 +34,17 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 mode=${1:-}
-SETS=${SETS:-"250:9000001:1900000:28da7a7f 250:10000001:1400000:28da7a7f:product"}
-HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-5}
-LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT:-} LR=${LR:-0.001}
-SCHEDULE=${SCHEDULE:-cosine} OUTPUTS=${OUTPUTS:-1}
+# The defaults are the shipped network's recipe (the seventh, 2026-12-02): the sixth
+# (e3a63fb5, itself this script with SETS's second set cut to 1400000 games, INIT= LR=0.001
+# EPOCHS=5 OUTPUTS=1) copied into 8 output buckets and trained 2 epochs more.
+SETS=${SETS:-"250:9000001:1900000:28da7a7f 250:10000001:1900000:28da7a7f:product"}
+HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-2}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT-e3a63fb5} LR=${LR:-0.0005}
+SCHEDULE=${SCHEDULE:-cosine} OUTPUTS=${OUTPUTS:-8}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
 if [ "$mode" = --smoke ]; then
-    SETS="300:1:8:HEAD:product" EPOCHS=2 HIDDEN=16 validation=100 batch=256
+    SETS="300:1:8:HEAD:product" EPOCHS=2 HIDDEN=16 validation=100 batch=256 INIT= LR=0.001
     out=out/chess-net-smoke data=out/chess-net-smoke
     rm -rf "$out"
 else

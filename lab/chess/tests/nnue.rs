@@ -297,8 +297,19 @@ fn a_network_spread_into_buckets_evaluates_alike() {
     let spread_net = Network::parse(&spread_bytes).expect("valid");
     assert_eq!(spread_net.buckets(), 4);
     assert_eq!(Model::dequantise(&spread_bytes).unwrap().buckets, 4);
-    // And into output buckets.
-    let outs = model.spread_outputs().expect("no output buckets yet");
+    // And into output buckets: the shipped network's first output alone (a network with one
+    // output), copied into 8.
+    assert!(model.spread_outputs().is_none());
+    let h = model.hidden;
+    let one = Model {
+        outputs: 1,
+        w2: model.w2[..2 * h].to_vec(),
+        b2: model.b2[..1].to_vec(),
+        ..model.clone()
+    };
+    let (one_bytes, outs) = (one.quantise(), one.spread_outputs().expect("one output"));
+    let one_net = Network::parse(&one_bytes).expect("valid");
+    assert_eq!(one_net.outputs(), 1);
     assert!(outs.spread_outputs().is_none());
     let outs_bytes = outs.quantise();
     let outs_net = Network::parse(&outs_bytes).expect("valid");
@@ -307,13 +318,13 @@ fn a_network_spread_into_buckets_evaluates_alike() {
     for pos in random_positions(3, 2_000, 100) {
         let e = Entry::new(&pos, 0, chess_lab::data::Result3::Draw);
         assert_eq!(model.centipawns(&e), spread.centipawns(&e));
-        assert_eq!(model.centipawns(&e), outs.centipawns(&e));
+        assert_eq!(one.centipawns(&e), outs.centipawns(&e));
         assert_eq!(
             net.evaluate_position(&pos),
             spread_net.evaluate_position(&pos)
         );
         assert_eq!(
-            net.evaluate_position(&pos),
+            one_net.evaluate_position(&pos),
             outs_net.evaluate_position(&pos)
         );
     }
