@@ -155,10 +155,7 @@ mod chess {
                 plain.update(root, &pos, &after, a);
                 vector.update(root, &pos, &after, b);
                 assert!(*a == *b);
-                assert_eq!(
-                    vector.evaluate(b, &after),
-                    plain.evaluate(a, &after)
-                );
+                assert_eq!(vector.evaluate(b, &after), plain.evaluate(a, &after));
                 moves += 1;
             }
         }
