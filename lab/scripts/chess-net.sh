@@ -92,6 +92,13 @@ if [ "$mode" = --smoke ]; then
     grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$reply" || {
         echo "chess-net: the smoke network did not play: $reply" >&2; exit 1; }
     echo "chess-net: the smoke network plays $(grep '^bestmove' <<<"$reply")"
+    # It has the output buckets OUTPUTS asked for: the high nibble of the format's byte 10
+    # (0 for a single output).
+    byte=$(od -An -tu1 -j10 -N1 "$out/nnue.bin" | tr -d ' ')
+    outputs=$((byte >> 4))
+    [ "$outputs" != 0 ] || outputs=1
+    [ "$outputs" = "$OUTPUTS" ] || {
+        echo "chess-net: the smoke network has $outputs output buckets, not $OUTPUTS" >&2; exit 1; }
     exit 0
 fi
 install_or_compare "$mode" "$out/nnue.bin" src/chess/nnue.bin "chess network"
