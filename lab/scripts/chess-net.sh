@@ -34,12 +34,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib.sh
 mode=${1:-}
-# The defaults are the shipped network's recipe (the seventh, 2026-12-02): the sixth
-# (e3a63fb5, itself this script with SETS's second set cut to 1400000 games, INIT= LR=0.001
-# EPOCHS=5 OUTPUTS=1) copied into 8 output buckets and trained 2 epochs more.
-SETS=${SETS:-"250:9000001:1900000:28da7a7f 250:10000001:1900000:28da7a7f:product"}
+# The defaults are the shipped network's recipe (the eighth, 2026-12-02): the seventh
+# (0da437ef) trained 2 epochs more on the last set it saw and the first 1.4 M games of its
+# own. The seventh was the sixth (e3a63fb5, itself this script with the sets
+# "250:9000001:1900000:28da7a7f 250:10000001:1400000:28da7a7f:product" INIT= LR=0.001
+# EPOCHS=5 OUTPUTS=1) copied into 8 output buckets and trained 2 epochs more with SETS=
+# "250:9000001:1900000:28da7a7f 250:10000001:1900000:28da7a7f:product" INIT=e3a63fb5.
+SETS=${SETS:-"250:10000001:1900000:28da7a7f:product 250:11000001:1400000:0da437ef:product"}
 HIDDEN=${HIDDEN:-256} ACTIVATION=${ACTIVATION:-screlu} EPOCHS=${EPOCHS:-2}
-LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT-e3a63fb5} LR=${LR:-0.0005}
+LAMBDA=${LAMBDA:-0.75} THREADS=${THREADS:-2} INIT=${INIT-0da437ef} LR=${LR:-0.0005}
 SCHEDULE=${SCHEDULE:-cosine} OUTPUTS=${OUTPUTS:-8}
 MAX_POSITIONS=${MAX_POSITIONS:-300000000}
 validation=10000 batch=4096 chunk=50
